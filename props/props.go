@@ -1,0 +1,85 @@
+package props
+
+import "sort"
+
+// Value is one property with its origin.
+type Value struct {
+	Key   string
+	Value string
+	// Source names where the value came from: a file path, "-p", a flag
+	// ("-threads"), "default", or a shipped workload ("workload workloada").
+	Source string
+	// Line is the 1-based line in Source, or 0 when Source is not a file.
+	Line int
+}
+
+// Where renders the origin as "file:line" or the bare source.
+func (v Value) Where() string {
+	if v.Line > 0 {
+		return v.Source + ":" + itoa(v.Line)
+	}
+	return v.Source
+}
+
+// Set holds the effective properties: for each key, the value from the highest
+// layer added so far (later Add wins). The zero Set is empty and ready to use.
+// A Set is not safe for concurrent mutation.
+type Set struct {
+	m map[string]Value
+}
+
+// Add lays values over the set, later values winning per key.
+func (s *Set) Add(vals ...Value) {
+	if s.m == nil {
+		s.m = make(map[string]Value)
+	}
+	for _, v := range vals {
+		s.m[v.Key] = v
+	}
+}
+
+// Get returns the effective value of key.
+func (s *Set) Get(key string) (Value, bool) {
+	v, ok := s.m[key]
+	return v, ok
+}
+
+// Keys returns every key in the set, sorted.
+func (s *Set) Keys() []string {
+	k := make([]string, 0, len(s.m))
+	for key := range s.m {
+		k = append(k, key)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// Key describes a property a consumer understands, for strict checking,
+// hints and help text.
+type Key struct {
+	Name    string
+	Default string
+	Usage   string
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
