@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# testenv/down.sh [NAME...]: stop the servers that up.sh started (by their recorded pid
+# only) and remove their data. NAME is kafka, hdfs or hbase (default: all). Stopping a
+# server that is not running is not an error.
+set -u -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+for f in "$TE_DIR"/srv/*.sh; do . "$f"; done
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(hbase hdfs kafka)
+for n in "${names[@]}"; do
+	case $n in
+	kafka | hdfs | hbase) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	esac
+done
+for n in "${names[@]}"; do
+	"${n}_down"
+done
+exit 0

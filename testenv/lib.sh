@@ -1,0 +1,247 @@
+# shellcheck shell=bash
+# testenv/lib.sh: helpers shared by up.sh, down.sh and the Java tool wrappers.
+# Sourced, never run. Everything a server needs lives in two places:
+#   $TE_CACHE (GOBENCH_CACHE, default ~/.cache/gobench-testenv): Maven repo, resolved
+#             classpaths, compiled helper classes. Kept between runs.
+#   $TE_RUN   (GOBENCH_RUN, default ${TMPDIR:-/tmp}/gobench-testenv): config, data,
+#             logs and pid files of running servers. down.sh removes it per server.
+
+TE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TE_CACHE=${GOBENCH_CACHE:-$HOME/.cache/gobench-testenv}
+TE_RUN=${GOBENCH_RUN:-${TMPDIR:-/tmp}/gobench-testenv}
+TE_M2=$TE_CACHE/m2
+TE_MAVEN_URL=${GOBENCH_MAVEN_URL:-https://repo.maven.apache.org/maven2}
+TE_JAVA=${JAVA:-java}
+TE_JAVAC=${JAVAC:-javac}
+
+# Pinned versions, first one preferred, the rest are fallbacks tried in order.
+# Override with e.g. GOBENCH_KAFKA_VERSIONS="4.3.1".
+TE_KAFKA_VERSIONS=${GOBENCH_KAFKA_VERSIONS:-"4.4.0 4.3.1"}
+TE_HADOOP_VERSIONS=${GOBENCH_HADOOP_VERSIONS:-"3.5.0 3.4.2"}
+TE_HBASE_VERSIONS=${GOBENCH_HBASE_VERSIONS:-"2.6.4-hadoop3 2.6.1-hadoop3"}
+TE_YCSB_VERSIONS=${GOBENCH_YCSB_VERSIONS:-"0.17.0"}
+
+te_log() { printf '[testenv] %s\n' "$*" >&2; }
+te_die() { printf '[testenv] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# te_check_java: Java 17 or newer must be on PATH (Hadoop 3.5 requires 17 on the server side).
+te_check_java() {
+	command -v "$TE_JAVA" >/dev/null 2>&1 || te_die "java not found (need OpenJDK 17; set JAVA=/path/to/java)"
+	local v
+	v=$("$TE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+	[ -n "$v" ] || te_die "cannot read the Java version of $TE_JAVA"
+	[ "${v%%.*}" -ge 17 ] 2>/dev/null || te_die "Java $v found, need 17 or newer"
+	if [ "${v%%.*}" -ge 24 ]; then
+		te_log "warning: Java $v: Hadoop/HBase need Java 17-21 (SecurityManager removed in 24); set JAVA="
+	fi
+}
+
+# te_settings writes a Maven settings.xml that mirrors every repository to Maven Central,
+# so third-party POMs cannot send Maven to other hosts.
+te_settings() {
+	mkdir -p "$TE_CACHE"
+	local s=$TE_CACHE/settings.xml
+	if [ ! -f "$s" ] || ! grep -q "<url>$TE_MAVEN_URL</url>" "$s"; then
+		cat >"$s" <<EOF
+<settings xmlns="http://maven.apache.org/SETTINGS/1.2.0">
+  <localRepository>$TE_M2</localRepository>
+  <mirrors>
+    <mirror><id>central-only</id><mirrorOf>*</mirrorOf><url>$TE_MAVEN_URL</url></mirror>
+  </mirrors>
+</settings>
+EOF
+	fi
+	echo "$s"
+}
+
+# te_cp_ok FILE: every entry of the classpath file exists.
+te_cp_ok() {
+	[ -s "$1" ] || return 1
+	local IFS=:
+	local e
+	for e in $(cat "$1"); do
+		[ -e "$e" ] || return 1
+	done
+	return 0
+}
+
+# te_classpath POM_NAME VERSION_PROPERTY "V1 V2 ...": resolves the runtime classpath of
+# testenv/poms/POM_NAME/pom.xml for the first version that Maven can resolve, and sets
+# TE_CP (the classpath) and TE_VERSION (the version chosen). Results are cached in
+# $TE_CACHE/cp/POM_NAME-VERSION.txt; later runs use them without starting Maven.
+te_classpath() {
+	local name=$1 prop=$2 versions=$3 v out log settings t0
+	mkdir -p "$TE_CACHE/cp"
+	for v in $versions; do
+		out=$TE_CACHE/cp/$name-$v.txt
+		if te_cp_ok "$out"; then
+			TE_VERSION=$v
+			TE_CP=$(cat "$out")
+			return 0
+		fi
+	done
+	command -v mvn >/dev/null 2>&1 || te_die "mvn not found (need Maven 3.8+ to fetch jars)"
+	settings=$(te_settings)
+	for v in $versions; do
+		out=$TE_CACHE/cp/$name-$v.txt
+		log=$TE_CACHE/cp/$name-$v.mvn.log
+		te_log "resolving $name ($prop=$v) from $TE_MAVEN_URL into $TE_M2 (first run only; takes minutes)"
+		t0=$SECONDS
+		if mvn -B -q -s "$settings" -f "$TE_DIR/poms/$name/pom.xml" "-D$prop=$v" \
+			dependency:build-classpath -Dmdep.outputFile="$out.tmp" -Dmdep.includeScope=runtime \
+			>"$log" 2>&1 && te_cp_ok "$out.tmp"; then
+			mv "$out.tmp" "$out"
+			te_log "resolved $name $v in $((SECONDS - t0)) s"
+			TE_VERSION=$v
+			TE_CP=$(cat "$out")
+			return 0
+		fi
+		rm -f "$out.tmp"
+		te_log "could not resolve $name $v (log: $log):"
+		tail -n 15 "$log" >&2
+	done
+	te_die "no version of $name resolved (tried: $versions)"
+}
+
+# te_port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
+te_port_open() {
+	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# te_port_owner PORT: best-effort description of the process listening on PORT.
+te_port_owner() {
+	ss -Hltnp "sport = :$1" 2>/dev/null | sed -n 's/.*users:((\(.*\)))/\1/p' | head -n 1
+}
+
+# te_pid_alive PIDFILE TAG: the pid in PIDFILE runs and is a JVM started by testenv with
+# -Dgobench.testenv=TAG (guards against pid reuse).
+te_pid_alive() {
+	local pid
+	[ -f "$1" ] || return 1
+	pid=$(cat "$1")
+	[ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
+	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "-Dgobench.testenv=$2 "
+}
+
+# te_start TAG LOGFILE PIDFILE CMD...: start CMD detached (own session), output to LOGFILE.
+te_start() {
+	local tag=$1 log=$2 pidf=$3
+	shift 3
+	setsid nohup "$@" >"$log" 2>&1 </dev/null &
+	echo $! >"$pidf"
+	te_log "started $tag (pid $!), log $log"
+}
+
+# te_wait DEADLINE_SECONDS DESCRIPTION PIDFILE TAG LOG CHECK...: poll CHECK (a command)
+# every second until it succeeds. Fails with the log tail when the process dies or the
+# deadline passes.
+te_wait() {
+	local secs=$1 what=$2 pidf=$3 tag=$4 log=$5
+	shift 5
+	local end=$((SECONDS + secs))
+	while ! "$@" >/dev/null 2>&1; do
+		if ! te_pid_alive "$pidf" "$tag"; then
+			te_log "$what: the process exited; last 40 lines of $log:"
+			tail -n 40 "$log" | cut -c1-300 >&2
+			return 1
+		fi
+		if [ $SECONDS -ge $end ]; then
+			te_log "$what: not ready after ${secs}s; last 40 lines of $log:"
+			tail -n 40 "$log" | cut -c1-300 >&2
+			return 1
+		fi
+		sleep 1
+	done
+}
+
+# te_stop PIDFILE TAG: TERM the process, wait up to 40 s, then KILL. Only that pid.
+te_stop() {
+	local pidf=$1 tag=$2 pid i
+	if ! te_pid_alive "$pidf" "$tag"; then
+		rm -f "$pidf"
+		return 1
+	fi
+	pid=$(cat "$pidf")
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 1 40); do
+		te_pid_alive "$pidf" "$tag" || break
+		sleep 1
+	done
+	if te_pid_alive "$pidf" "$tag"; then
+		te_log "$tag (pid $pid) still running after 40 s; sending KILL"
+		kill -KILL "$pid" 2>/dev/null
+		sleep 1
+	fi
+	rm -f "$pidf"
+	return 0
+}
+
+# te_rss PIDFILE: resident set size of the process in MiB.
+te_rss_mib() {
+	local pid
+	pid=$(cat "$1" 2>/dev/null) || return 0
+	awk '/^VmRSS:/ {printf "%d", $2/1024}' "/proc/$pid/status" 2>/dev/null
+}
+
+# te_xml_props FILE NAME=VALUE...: write a Hadoop-style configuration file.
+te_xml_props() {
+	local f=$1 kv
+	shift
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<configuration>'
+		for kv in "$@"; do
+			printf '  <property><name>%s</name><value>%s</value></property>\n' "${kv%%=*}" "${kv#*=}"
+		done
+		echo '</configuration>'
+	} >"$f"
+}
+
+# JVM flags from Hadoop 3.5's scripts for Java 17 (HADOOP-19310, MAPREDUCE-7456).
+TE_HADOOP_JFLAGS=(
+	-Djava.net.preferIPv4Stack=true -XX:+IgnoreUnrecognizedVMOptions
+	--add-opens=java.base/java.io=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
+	--add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.math=ALL-UNNAMED
+	--add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.text=ALL-UNNAMED
+	--add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED
+	--add-opens=java.base/java.util.zip=ALL-UNNAMED --add-opens=java.base/sun.security.util=ALL-UNNAMED
+	--add-opens=java.base/sun.security.x509=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED
+	--add-opens=java.base/sun.nio.ch=ALL-UNNAMED
+	--add-exports=java.base/sun.net.dns=ALL-UNNAMED --add-exports=java.base/sun.net.util=ALL-UNNAMED
+)
+
+# JVM flags from bin/hbase for JDK 11+ plus HBASE-28252/28259/28247.
+TE_HBASE_JFLAGS=(
+	-Djava.net.preferIPv4Stack=true -Dorg.apache.hbase.thirdparty.io.netty.tryReflectionSetAccessible=true
+	--add-modules jdk.unsupported
+	--add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/java.nio=ALL-UNNAMED
+	--add-opens java.base/sun.nio.ch=ALL-UNNAMED --add-opens java.base/java.lang=ALL-UNNAMED
+	--add-opens java.base/jdk.internal.ref=ALL-UNNAMED --add-opens java.base/java.lang.reflect=ALL-UNNAMED
+	--add-opens java.base/java.util=ALL-UNNAMED --add-opens java.base/java.util.concurrent=ALL-UNNAMED
+	--add-exports java.base/jdk.internal.misc=ALL-UNNAMED --add-exports java.security.jgss/sun.security.krb5=ALL-UNNAMED
+	--add-exports java.base/sun.net.dns=ALL-UNNAMED --add-exports java.base/sun.net.util=ALL-UNNAMED
+)
+
+# te_log4j2 FILE LEVEL: console-only log4j2 configuration.
+te_log4j2() {
+	cat >"$1" <<EOF
+status=warn
+appender.console.type=Console
+appender.console.name=STDOUT
+appender.console.layout.type=PatternLayout
+appender.console.layout.pattern=[%d] %p %m (%c)%n
+rootLogger.level=${2:-info}
+rootLogger.appenderRef.stdout.ref=STDOUT
+EOF
+}
+
+# te_log4j1 FILE LEVEL: console-only log4j 1.x (reload4j) configuration for Hadoop.
+te_log4j1() {
+	cat >"$1" <<EOF
+log4j.rootLogger=${2:-INFO},console
+log4j.appender.console=org.apache.log4j.ConsoleAppender
+log4j.appender.console.target=System.err
+log4j.appender.console.layout=org.apache.log4j.PatternLayout
+log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
+EOF
+}

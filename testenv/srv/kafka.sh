@@ -1,0 +1,93 @@
+# shellcheck shell=bash
+# testenv/srv/kafka.sh: Kafka 4.x, one KRaft node (broker + controller) on 127.0.0.1:9092
+# (controller 127.0.0.1:9093). Sourced by up.sh/down.sh after lib.sh.
+
+KAFKA_DIR=$TE_RUN/kafka
+KAFKA_PORTS="9092 9093"
+KAFKA_HEAP=${GOBENCH_KAFKA_HEAP:-1g}
+# Fixed cluster id (22-char base64 UUID), as in franz-go's CI.
+KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM1Tk
+
+kafka_ready() {
+	grep -q 'Kafka Server started' "$KAFKA_DIR/server.out" && te_port_open 9092
+}
+
+kafka_up() {
+	local d=$KAFKA_DIR p t0 storage jar
+	if te_pid_alive "$d/pid" kafka; then
+		if kafka_ready; then
+			te_log "kafka: already up (pid $(cat "$d/pid")) on 127.0.0.1:9092"
+			return 0
+		fi
+		te_log "kafka: pid $(cat "$d/pid") is starting; waiting for it"
+		te_wait 120 kafka "$d/pid" kafka "$d/server.out" kafka_ready || return 1
+		te_log "kafka: ready on 127.0.0.1:9092"
+		return 0
+	fi
+	for p in $KAFKA_PORTS; do
+		if te_port_open "$p"; then
+			te_log "kafka: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")), not started by testenv; stop it first"
+			return 1
+		fi
+	done
+	te_check_java
+	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
+	local cp=$TE_CP
+	rm -rf "$d"
+	mkdir -p "$d/logs"
+	cat >"$d/server.properties" <<EOF
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:9093
+listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093
+advertised.listeners=PLAINTEXT://127.0.0.1:9092
+inter.broker.listener.name=PLAINTEXT
+controller.listener.names=CONTROLLER
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$d/logs
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=true
+num.network.threads=3
+num.io.threads=8
+EOF
+	te_log4j2 "$d/log4j2.properties" info
+	# StorageTool lives in core (kafka.tools) up to at least 4.x; probe, fall back to the tools module.
+	storage=kafka.tools.StorageTool
+	jar=$(tr ':' '\n' <<<"$cp" | grep '/kafka_2.13-[^/]*\.jar$' | head -n 1)
+	if [ -n "$jar" ] && ! unzip -l "$jar" 2>/dev/null | grep -q 'kafka/tools/StorageTool.class'; then
+		storage=org.apache.kafka.tools.StorageTool
+	fi
+	t0=$SECONDS
+	if ! "$TE_JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true \
+		-Dlog4j2.configurationFile="$d/log4j2.properties" -cp "$cp" \
+		"$storage" format -t "$KAFKA_CLUSTER_ID" -c "$d/server.properties" >"$d/format.out" 2>&1; then
+		te_log "kafka: storage format failed:"
+		tail -n 30 "$d/format.out" >&2
+		return 1
+	fi
+	te_start kafka "$d/server.out" "$d/pid" "$TE_JAVA" -Dgobench.testenv=kafka \
+		"-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+		-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 \
+		-Djava.awt.headless=true -Djava.net.preferIPv4Stack=true \
+		-Dlog4j2.configurationFile="$d/log4j2.properties" -Dkafka.logs.dir="$d" \
+		-cp "$cp" kafka.Kafka "$d/server.properties"
+	te_wait 120 kafka "$d/pid" kafka "$d/server.out" kafka_ready || return 1
+	te_log "kafka $TE_VERSION: ready on 127.0.0.1:9092 in $((SECONDS - t0)) s (format included), RSS $(te_rss_mib "$d/pid") MiB"
+}
+
+kafka_down() {
+	if te_stop "$KAFKA_DIR/pid" kafka; then
+		te_log "kafka: stopped"
+	else
+		te_log "kafka: not running (nothing to stop)"
+	fi
+	rm -rf "$KAFKA_DIR"
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# testenv/up.sh NAME...: start real servers on 127.0.0.1 for integration tests and benchmarks.
+# NAME is kafka, hdfs or hbase (default: all three). Jars come from Maven Central and are
+# cached in ${GOBENCH_CACHE:-~/.cache/gobench-testenv}; data, logs and pid files live in
+# ${GOBENCH_RUN:-/tmp/gobench-testenv}/NAME. A server that is already up is left alone.
+# Exits non-zero (with the tail of the server log) if a server does not become ready.
+set -u -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+for f in "$TE_DIR"/srv/*.sh; do . "$f"; done
+
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
+for n in "${names[@]}"; do
+	case $n in
+	kafka | hdfs | hbase) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	esac
+done
+mkdir -p "$TE_RUN"
+rc=0
+for n in "${names[@]}"; do
+	"${n}_up" || { te_log "$n: FAILED to start"; rc=1; }
+done
+exit $rc
