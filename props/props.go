@@ -1,6 +1,9 @@
 package props
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Value is one property with its origin.
 type Value struct {
@@ -54,12 +57,70 @@ func (s *Set) Keys() []string {
 	return k
 }
 
+// Len returns the number of keys in the set.
+func (s *Set) Len() int { return len(s.m) }
+
+// Values returns the effective value of every key, sorted by key.
+func (s *Set) Values() []Value {
+	vals := make([]Value, 0, len(s.m))
+	for _, k := range s.Keys() {
+		vals = append(vals, s.m[k])
+	}
+	return vals
+}
+
+// KeysWithPrefix returns the sorted keys that start with prefix + ".", e.g.
+// every "hbase.*" key for KeysWithPrefix("hbase").
+func (s *Set) KeysWithPrefix(prefix string) []string {
+	var keys []string
+	for _, k := range s.Keys() {
+		if Prefix(k) == prefix {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// Prefix returns the part of key before its first '.', or "" when key has
+// no '.': Prefix("hbase.zookeeper.quorum") == "hbase", so that callers can
+// route a driver's keys to it.
+func Prefix(key string) string {
+	p, _, ok := strings.Cut(key, ".")
+	if !ok {
+		return ""
+	}
+	return p
+}
+
+// FromMap returns one Value per entry of m, sorted by key, all with the given
+// source and line 0: for defaults ("default") and flags ("-threads").
+func FromMap(m map[string]string, source string) []Value {
+	vals := make([]Value, 0, len(m))
+	for k, v := range m {
+		vals = append(vals, Value{Key: k, Value: v, Source: source})
+	}
+	sort.Slice(vals, func(i, j int) bool { return vals[i].Key < vals[j].Key })
+	return vals
+}
+
 // Key describes a property a consumer understands, for strict checking,
 // hints and help text.
 type Key struct {
 	Name    string
 	Default string
 	Usage   string
+}
+
+// Names returns the names of keys, in order, as the known list for
+// [Unknown].
+func Names(keys ...[]Key) []string {
+	var names []string
+	for _, ks := range keys {
+		for _, k := range ks {
+			names = append(names, k.Name)
+		}
+	}
+	return names
 }
 
 func itoa(n int) string {
