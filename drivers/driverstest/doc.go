@@ -1,0 +1,30 @@
+// Package driverstest is the conformance suite every gobench driver runs, and
+// a small benchmark kit for drivers.
+//
+// [Run] opens a fresh [drivers.DB] for each sub-test through the caller's
+// open function, configured with [Schema], and checks the contract of
+// [drivers.Conn]: insert then read back every field, reads of chosen fields,
+// partial updates, deletes and NOT_FOUND, scan order and limits, scans with a
+// field set, many concurrent connections, large, binary and empty values, and
+// closing. Each sub-test works in its own table, named from [TablePrefix], the
+// sub-test and a per-run nonce, so the suite can run again and again against a
+// persistent real server. When the DB implements [drivers.TableAdmin] the
+// suite creates the table first and drops it afterwards.
+//
+// A driver states what it cannot do with options ([NoScan], [NoDelete],
+// [NoData], [Eventual], [MaxValueSize], [NoBinaryKeys]); everything else is
+// required.
+//
+// It may import the standard library, testing, gobench/drivers and
+// gobench/props; it never imports a concrete driver.
+//
+//	func TestConformance(t *testing.T) {
+//		driverstest.Run(t, func(t *testing.T) drivers.DB {
+//			db, err := mydriver.Driver{}.Configure(props.NewDecoder(&props.Set{}), driverstest.Schema())
+//			if err != nil {
+//				t.Fatal(err)
+//			}
+//			return db
+//		})
+//	}
+package driverstest
