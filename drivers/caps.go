@@ -1,6 +1,9 @@
 package drivers
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // Optional capabilities. The runner checks for them once, at set-up, with a
 // type assertion on the DB or Conn; a workload that needs one the driver lacks
@@ -21,4 +24,15 @@ type TableAdmin interface {
 	// not an error if the table already exists and ifMissing is true.
 	CreateTable(ctx context.Context, table string, splits [][]byte, ifMissing bool) error
 	DropTable(ctx context.Context, table string) error
+}
+
+// Printer is implemented by a Driver that prints output the user asked
+// for, such as basic's per-operation log (basicdb.verbose) and its count
+// summary (basicdb.count). WithOutput returns a copy of the driver that
+// writes to w; a driver that was never given a writer prints nothing. The
+// CLI passes its standard output after [Lookup], so no package below it
+// touches os.Stdout. The driver serialises its own writes to w.
+type Printer interface {
+	Driver
+	WithOutput(w io.Writer) Driver
 }
