@@ -1,0 +1,102 @@
+package generator
+
+import (
+	"math"
+	"strconv"
+	"testing"
+)
+
+// Java YCSB vectors (ycsb.md §4.2): hashed keys with zeropadding=1.
+var javaHashedKeys = []struct {
+	keynum int64
+	key    string
+}{
+	{0, "user6284781860667377211"},
+	{1, "user8517097267634966620"},
+	{2, "user1820151046732198393"},
+	{3, "user4052466453699787802"},
+	{999, "user2071219101098386137"},
+	{1000000, "user1011632231655643464"},
+}
+
+func TestFNV64JavaVectors(t *testing.T) {
+	for _, tc := range javaHashedKeys {
+		want, err := strconv.ParseInt(tc.key[len("user"):], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FNV64(tc.keynum); got != want {
+			t.Errorf("FNV64(%d) = %d, want %d", tc.keynum, got, want)
+		}
+	}
+}
+
+// TestFNV64NotGoYCSB pins that we hash the little-endian bytes (Java), not
+// the big-endian ones go-ycsb hashes (ycsb.md §11.4: keynum 1 there gives
+// 6284782960179005422).
+func TestFNV64NotGoYCSB(t *testing.T) {
+	if got := FNV64(1); got == 6284782960179005422 {
+		t.Fatalf("FNV64(1) = %d, the go-ycsb (big-endian) value", got)
+	}
+}
+
+func TestFNV64NonNegative(t *testing.T) {
+	for _, v := range []int64{-1, math.MinInt64, math.MaxInt64, 12345678901234} {
+		if got := FNV64(v); got < 0 {
+			t.Errorf("FNV64(%d) = %d, want >= 0", v, got)
+		}
+	}
+}
+
+func TestAppendKey(t *testing.T) {
+	type tc struct {
+		name        string
+		keynum      int64
+		hashed      bool
+		zeropadding int
+		want        string
+	}
+	cases := []tc{
+		{"ordered default padding", 5, false, 1, "user5"},
+		{"ordered padding 8", 5, false, 8, "user00000005"},
+		{"ordered padding shorter than digits", 123456, false, 3, "user123456"},
+		{"ordered padding 0", 0, false, 0, "user0"},
+		{"ordered negative pads like Java", -5, false, 4, "user00-5"},
+		{"hashed padding 20", 0, true, 20, "user06284781860667377211"},
+		{"hashed max int64", math.MaxInt64, false, 1, "user9223372036854775807"},
+	}
+	for _, v := range javaHashedKeys {
+		cases = append(cases, tc{"java vector " + strconv.FormatInt(v.keynum, 10), v.keynum, true, 1, v.key})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := string(AppendKey([]byte("x"), c.keynum, c.hashed, c.zeropadding))
+			if got != "x"+c.want {
+				t.Errorf("AppendKey(%q, %d, %v, %d) = %q, want %q", "x", c.keynum, c.hashed, c.zeropadding, got, "x"+c.want)
+			}
+		})
+	}
+}
+
+// TestHashedKeyLengths checks the spread of hashed key lengths stated in
+// ycsb.md §4.2: ~89 % of keys have 19 digits, ~10 % 18, ~1 % 17 (exact
+// expectations for a uniform hash over [0, 2^63) are 89.16 %, 9.76 %,
+// 0.98 %; the tolerance is over 5 binomial standard deviations).
+func TestHashedKeyLengths(t *testing.T) {
+	const n = 100_000
+	var byLen [25]int
+	buf := make([]byte, 0, 32)
+	for k := range int64(n) {
+		buf = AppendKey(buf[:0], k, true, 1)
+		byLen[len(buf)-len("user")]++
+	}
+	for _, c := range []struct {
+		digits int
+		want   float64
+	}{{19, 0.8916}, {18, 0.0976}, {17, 0.0098}} {
+		got := float64(byLen[c.digits]) / n
+		if math.Abs(got-c.want) > 0.005 {
+			t.Errorf("share of %d-digit hashed keys over keynums [0,%d) = %.4f, want %.4f ± 0.005", c.digits, n, got, c.want)
+		}
+	}
+}

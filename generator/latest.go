@@ -1,0 +1,99 @@
+package generator
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+)
+
+// Constants of Java's ScrambledZipfianGenerator.
+const (
+	// ScrambledItemCount is the upper bound of the rank space: ranks are drawn
+	// from [0, ScrambledItemCount], i.e. 10^10+1 items.
+	ScrambledItemCount = 10_000_000_000
+	// ScrambledZetan is the precomputed ζ Java uses for that rank space with
+	// θ = 0.99.
+	ScrambledZetan = 26.46902820178302
+)
+
+// ScrambledZipfian spreads Zipfian popularity over [min, max] (Java
+// ScrambledZipfianGenerator): it draws a rank from a θ = 0.99 Zipfian over
+// 10^10+1 items with the precomputed ζ = [ScrambledZetan], hashes it with
+// [FNV64] and folds it onto the interval: min + FNV64(rank) mod (max-min+1).
+//
+// The hottest rank has probability 1/26.469 ≈ 3.78 % whatever the key count,
+// and folding 10^10 ranks makes the result much flatter than a true Zipfian
+// over the keys (YCSB issue #1495). For [0, 1000] the hottest keynum is
+// FNV64(0) mod 1001 = 144. Construction is O(1). Safe for concurrent use: the
+// parameters are immutable and Last is one atomic word written by every Next.
+type ScrambledZipfian struct {
+	min, n int64
+	zipf   *Zipfian
+	last   atomic.Int64
+}
+
+// NewScrambledZipfian returns a ScrambledZipfian over [min, max] inclusive.
+// It fails if max < min or the interval has more than 2^63-1 values.
+func NewScrambledZipfian(min, max int64) (*ScrambledZipfian, error) {
+	n, ok := span(min, max)
+	if !ok {
+		return nil, fmt.Errorf("scrambled zipfian generator: bounds [%d, %d] must satisfy min <= max and span at most 2^63-1 values", min, max)
+	}
+	return &ScrambledZipfian{
+		min:  min,
+		n:    n,
+		zipf: newZipfian(0, ScrambledItemCount+1, ZipfianConstant, ScrambledZetan),
+	}, nil
+}
+
+// Next returns a value in [min, max].
+func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
+	v := s.min + FNV64(s.zipf.Next(r))%s.n
+	s.last.Store(v)
+	return v
+}
+
+// Last returns the value most recently returned by Next (by any goroutine),
+// or 0 before the first.
+func (s *ScrambledZipfian) Last() int64 { return s.last.Load() }
+
+// Mean returns (min+max)/2.
+func (s *ScrambledZipfian) Mean() float64 { return float64(s.min) + float64(s.n-1)/2 }
+
+// SkewedLatest favours the newest items of a growing set (Java
+// SkewedLatestGenerator, YCSB's "latest" distribution): with m =
+// basis.Last(), Next returns m - z where z is drawn from a Zipfian over m
+// items, so m itself is the most popular value and values at or below 0 are
+// never produced while m > 0. The Zipfian's ζ grows incrementally as m
+// grows.
+//
+// Safe for concurrent use if basis.Last is (an [AcknowledgedCounter] is).
+type SkewedLatest struct {
+	basis LastValuer
+	zipf  *Zipfian
+	last  atomic.Int64
+}
+
+// NewSkewedLatest returns a SkewedLatest following basis. The Zipfian is set
+// up over basis.Last() items, which costs O(basis.Last()) at construction as
+// in Java (about a second per 10^8). A basis below 1 is treated as an empty
+// set: Next then returns basis.Last() until it grows.
+func NewSkewedLatest(basis LastValuer) *SkewedLatest {
+	items := max(basis.Last(), 0)
+	return &SkewedLatest{
+		basis: basis,
+		zipf:  newZipfian(0, items, ZipfianConstant, Zeta(items, ZipfianConstant)),
+	}
+}
+
+// Next returns basis.Last() minus a Zipfian offset.
+func (s *SkewedLatest) Next(r *rand.Rand) int64 {
+	m := s.basis.Last()
+	v := m - s.zipf.NextN(r, m)
+	s.last.Store(v)
+	return v
+}
+
+// Last returns the value most recently returned by Next (by any goroutine),
+// or 0 before the first.
+func (s *SkewedLatest) Last() int64 { return s.last.Load() }

@@ -1,0 +1,197 @@
+package generator
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// ZipfianConstant is YCSB's default skew θ.
+const ZipfianConstant = 0.99
+
+// Zeta returns ζ(n, θ) = Σ_{i=1..n} i^-θ, summed in Java's order (O(n): about
+// a second per 10^8 items).
+func Zeta(n int64, theta float64) float64 {
+	return zetaFrom(0, n, theta, 0)
+}
+
+// zetaFrom extends sum, which is ζ(st, θ), to ζ(n, θ) (Java zetastatic).
+func zetaFrom(st, n int64, theta, sum float64) float64 {
+	for i := st; i < n; i++ {
+		sum += 1 / math.Pow(float64(i+1), theta)
+	}
+	return sum
+}
+
+// Zipfian draws from [min, max] with a Zipfian skew: min is the most popular
+// item, min+1 the next, and so on (Java ZipfianGenerator; the algorithm is
+// Gray et al., "Quickly Generating Billion-Record Synthetic Databases",
+// SIGMOD 1994).
+//
+// Safe for concurrent use. The constants are immutable; ζ and η, which grow
+// when NextN is called with a larger item count, are read lock-free through a
+// sequence counter and written under a mutex, so Next never allocates or
+// blocks unless the item count grows.
+type Zipfian struct {
+	items, base int64
+	theta       float64
+	zeta2       float64 // ζ(2, θ)
+	alpha       float64 // 1/(1-θ)
+	second      float64 // 1 + 0.5^θ: below it u·ζ picks base+1
+	twoTerm     float64 // 1 - (2/items)^(1-θ), the η numerator
+
+	grow sync.Mutex    // serialises growth of ζ
+	seq  atomic.Uint64 // odd while count/zetan/eta are being replaced
+	// count is the item count ζ was computed for; zetan and eta hold
+	// float64 bits.
+	count atomic.Int64
+	zetan atomic.Uint64
+	eta   atomic.Uint64
+	last  atomic.Int64
+}
+
+// NewZipfian returns a Zipfian over [min, max] with θ = [ZipfianConstant],
+// computing ζ(max-min+1) at construction (O(n), as Java).
+func NewZipfian(min, max int64) (*Zipfian, error) {
+	return NewZipfianTheta(min, max, ZipfianConstant)
+}
+
+// NewZipfianTheta returns a Zipfian over [min, max] with skew theta, which
+// must lie in (0, 1). It computes ζ at construction (O(n)).
+func NewZipfianTheta(min, max int64, theta float64) (*Zipfian, error) {
+	n, ok := span(min, max)
+	if !ok {
+		return nil, fmt.Errorf("zipfian generator: bounds [%d, %d] must satisfy min <= max and span at most 2^63-1 values", min, max)
+	}
+	if !(theta > 0 && theta < 1) {
+		return nil, fmt.Errorf("zipfian generator: theta %v out of range (0, 1)", theta)
+	}
+	return newZipfian(min, n, theta, Zeta(n, theta)), nil
+}
+
+// NewZipfianZeta returns a Zipfian over [min, max] with skew theta in (0, 1)
+// and a precomputed zetan = ζ(max-min+1, theta), skipping the O(n) sum (Java's
+// four-argument constructor). zetan must be positive and finite.
+func NewZipfianZeta(min, max int64, theta, zetan float64) (*Zipfian, error) {
+	n, ok := span(min, max)
+	if !ok {
+		return nil, fmt.Errorf("zipfian generator: bounds [%d, %d] must satisfy min <= max and span at most 2^63-1 values", min, max)
+	}
+	if !(theta > 0 && theta < 1) {
+		return nil, fmt.Errorf("zipfian generator: theta %v out of range (0, 1)", theta)
+	}
+	if !(zetan > 0 && !math.IsInf(zetan, 1)) {
+		return nil, fmt.Errorf("zipfian generator: zetan %v must be positive and finite", zetan)
+	}
+	return newZipfian(min, n, theta, zetan), nil
+}
+
+// newZipfian builds the generator without validation; items may be 0 (Java's
+// SkewedLatest does that for a one-record table), in which case every draw
+// returns base until the count grows.
+func newZipfian(base, items int64, theta, zetan float64) *Zipfian {
+	z := &Zipfian{
+		items:   items,
+		base:    base,
+		theta:   theta,
+		zeta2:   zetaFrom(0, 2, theta, 0),
+		alpha:   1 / (1 - theta),
+		second:  1 + math.Pow(0.5, theta),
+		twoTerm: 1 - math.Pow(2/float64(items), 1-theta),
+	}
+	z.count.Store(items)
+	z.zetan.Store(math.Float64bits(zetan))
+	z.eta.Store(math.Float64bits(z.etaFor(zetan)))
+	// Java's constructor draws one value here; it only affects lastValue,
+	// and a constructor has no RNG to draw from, so it is skipped.
+	return z
+}
+
+// etaFor is η = (1 - (2/items)^(1-θ)) / (1 - ζ(2)/zetan).
+//
+// Java quirk, reproduced: after ζ has grown (NextN with a larger count) η
+// still uses the item count given at construction, not the grown one, in the
+// (2/n) term. For the large counts YCSB uses the difference is negligible.
+func (z *Zipfian) etaFor(zetan float64) float64 {
+	return z.twoTerm / (1 - z.zeta2/zetan)
+}
+
+// Next returns a value in [min, max].
+func (z *Zipfian) Next(r *rand.Rand) int64 {
+	return z.NextN(r, z.items)
+}
+
+// NextN draws as if the generator had itemcount items, returning a value in
+// [min, min+itemcount-1] (Java nextLong(itemcount)). When itemcount exceeds
+// the count ζ was computed for, ζ is extended incrementally first (under a
+// mutex, O(growth)); when it is smaller, ζ is left as it is, as Java does by
+// default, so the skew is slightly off for the smaller count.
+func (z *Zipfian) NextN(r *rand.Rand, itemcount int64) int64 {
+	count, zetan, eta := z.state()
+	if itemcount > count {
+		zetan, eta = z.growTo(itemcount)
+	}
+	u := r.Float64()
+	uz := u * zetan
+	if uz < 1 {
+		return z.base
+	}
+	if uz < z.second {
+		return z.base + 1
+	}
+	v := z.base + javaLong(float64(itemcount)*math.Pow(eta*u-eta+1, z.alpha))
+	z.last.Store(v)
+	return v
+}
+
+// Last returns the value of the most recent draw that took Gray's general
+// branch (neither of the two head items), by any goroutine; 0 before one.
+// This mirrors Java, which only records the last value on that branch.
+func (z *Zipfian) Last() int64 { return z.last.Load() }
+
+// Zetan returns the current ζ (grown if NextN has seen larger counts) and
+// the item count it was computed for.
+func (z *Zipfian) Zetan() (zetan float64, count int64) {
+	count, zetan, _ = z.state()
+	return zetan, count
+}
+
+// state reads count, ζ and η consistently without locking.
+func (z *Zipfian) state() (count int64, zetan, eta float64) {
+	for {
+		s := z.seq.Load()
+		if s&1 != 0 {
+			runtime.Gosched() // a writer is between its three stores
+			continue
+		}
+		count = z.count.Load()
+		zb, eb := z.zetan.Load(), z.eta.Load()
+		if z.seq.Load() == s {
+			return count, math.Float64frombits(zb), math.Float64frombits(eb)
+		}
+	}
+}
+
+// growTo extends ζ to itemcount unless another goroutine already did, and
+// returns the ζ and η to draw with.
+func (z *Zipfian) growTo(itemcount int64) (zetan, eta float64) {
+	z.grow.Lock()
+	defer z.grow.Unlock()
+	count := z.count.Load()
+	zetan = math.Float64frombits(z.zetan.Load())
+	eta = math.Float64frombits(z.eta.Load())
+	if itemcount <= count {
+		return zetan, eta
+	}
+	zetan = zetaFrom(count, itemcount, z.theta, zetan)
+	eta = z.etaFor(zetan)
+	z.seq.Add(1)
+	z.count.Store(itemcount)
+	z.zetan.Store(math.Float64bits(zetan))
+	z.eta.Store(math.Float64bits(eta))
+	z.seq.Add(1)
+	return zetan, eta
+}
