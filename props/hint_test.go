@@ -29,7 +29,7 @@ func TestNearest(t *testing.T) {
 		{"readproprotion", "readproportion"},
 		{"tabel", "table"},
 		{"zeropading", "zeropadding"},
-		{"quorum", "hbase.zookeeper.quorum"}, // contained
+		{"quorum", "hbase.zookeeper.quorum"},           // contained
 		{"fieldlengthdist", "fieldlengthdistribution"}, // prefix
 		{"dv", "db"},
 		{"xyz", ""},
