@@ -1,0 +1,137 @@
+package measure
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Collector gathers the samples of all [Recorder]s it handed out. Its
+// methods are safe for concurrent use with each other and with the
+// recorders; typically one goroutine calls [Collector.Cut] every status or
+// time-series interval while the workers record.
+type Collector struct {
+	layout Layout
+	opts   Options
+
+	mu        sync.Mutex
+	recorders []*Recorder
+	start     time.Time // start of the current interval
+	total     *Snapshot
+	seen      []bool
+	kept      []IntervalRecord
+}
+
+// NewCollector returns a collector for layout l whose first interval and
+// total start at o.Start (time.Now() if zero). The layout is fixed by the
+// program, not by user input, so an invalid one (see [Layout.Validate]) is
+// a programming error and panics.
+func NewCollector(l Layout, o Options) *Collector {
+	if err := l.Validate(); err != nil {
+		panic(fmt.Sprintf("measure.NewCollector: %v", err))
+	}
+	o = o.withDefaults()
+	if o.Start.IsZero() {
+		o.Start = time.Now()
+	}
+	c := &Collector{layout: l.clone(), opts: o}
+	c.resetLocked(o.Start)
+	return c
+}
+
+// Layout returns a copy of the collector's layout.
+func (c *Collector) Layout() Layout { return c.layout.clone() }
+
+// NewRecorder returns a recorder for one worker goroutine. It may be called
+// while a run is going; the recorder's samples show up from the next Cut.
+func (c *Collector) NewRecorder() *Recorder {
+	r := &Recorder{
+		ph:        newPhaser(),
+		spare:     newBuffer(c.layout),
+		maxMicros: int64(c.opts.Highest / time.Microsecond),
+		opts:      c.opts,
+	}
+	r.active.Store(newBuffer(c.layout))
+	c.mu.Lock()
+	c.recorders = append(c.recorders, r)
+	c.mu.Unlock()
+	return r
+}
+
+// Cut ends the current interval at now: it swaps every recorder's buffers,
+// merges what they held into a new interval snapshot, adds that to the
+// running total and starts the next interval at now. The returned snapshot
+// belongs to the caller.
+func (c *Collector) Cut(now time.Time) *Interval {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	iv := c.drainLocked(now)
+	for i := range iv.Series {
+		s := &iv.Series[i]
+		if !c.seen[i] && s.Active() {
+			c.seen[i] = true
+			c.total.Seen = append(c.total.Seen, i)
+		}
+		if n := s.Count(); n > 0 {
+			s.Windows = []Window{{Start: iv.Start, End: iv.End, Count: n, SumMicros: s.SumMicros}}
+		}
+	}
+	iv.Seen = slices.Clone(c.total.Seen)
+	// Same layout on both sides, so Merge cannot fail on names; histograms
+	// share one geometry, so nothing is dropped.
+	seen := c.total.Seen
+	_ = c.total.Merge(iv)
+	c.total.Seen = seen
+	c.total.End = now
+	if c.opts.KeepIntervals {
+		c.kept = append(c.kept, EncodeInterval(iv))
+	}
+	return iv
+}
+
+// Interval is a [Snapshot] covering one interval between two cuts.
+type Interval = Snapshot
+
+func (c *Collector) drainLocked(now time.Time) *Snapshot {
+	iv := NewSnapshot(c.layout, c.start, now)
+	for _, r := range c.recorders {
+		r.swap().drainInto(iv, c.opts)
+	}
+	c.start = now
+	return iv
+}
+
+// Reset discards everything recorded so far (for example at the end of a
+// warm-up): the total, the kept intervals and the samples not yet cut. The
+// next interval and the total start at now.
+func (c *Collector) Reset(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.drainLocked(now)
+	c.resetLocked(now)
+}
+
+func (c *Collector) resetLocked(now time.Time) {
+	c.start = now
+	c.total = NewSnapshot(c.layout, now, now)
+	c.seen = make([]bool, len(c.layout.Series))
+	c.kept = nil
+}
+
+// Total returns a copy of the merge of all intervals cut since the start or
+// the last Reset. Samples recorded after the last Cut are not included: cut
+// once more at the end of a run.
+func (c *Collector) Total() *Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total.Clone()
+}
+
+// Intervals returns the intervals kept so far in compressed form, oldest
+// first; it is empty unless [Options.KeepIntervals] is set.
+func (c *Collector) Intervals() []IntervalRecord {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.kept)
+}

@@ -1,0 +1,75 @@
+package measure
+
+import (
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// phaser is a writer-reader phaser after HdrHistogram's WriterReaderPhaser
+// (Gil Tene): writers bracket each update with enter/exit, which are one
+// atomic add each and never block; a reader that has swapped the data a
+// writer uses calls flip, which waits until every writer that might still
+// hold the old data has left its critical section.
+//
+// The sign of start tells the phase: writers entering in the even phase get
+// a non-negative ticket and count their exit on evenEnd; in the odd phase the
+// tickets start at MinInt64 and exits count on oddEnd. flip resets the other
+// phase's end counter, swaps start, and waits until the old phase's end
+// counter reaches the ticket count returned by the swap.
+type phaser struct {
+	start   atomic.Int64
+	evenEnd atomic.Int64
+	oddEnd  atomic.Int64
+}
+
+func newPhaser() *phaser {
+	p := &phaser{}
+	p.oddEnd.Store(math.MinInt64)
+	return p
+}
+
+// enter starts a writer critical section and returns its ticket.
+func (p *phaser) enter() int64 { return p.start.Add(1) - 1 }
+
+// exit ends the critical section that enter opened with ticket t.
+func (p *phaser) exit(t int64) {
+	if t < 0 {
+		p.oddEnd.Add(1)
+	} else {
+		p.evenEnd.Add(1)
+	}
+}
+
+// flip moves writers to the next phase and returns once no writer is left in
+// the previous one. Callers must serialize flips.
+func (p *phaser) flip() {
+	nextEven := p.start.Load() < 0
+	var initial int64
+	if nextEven {
+		p.evenEnd.Store(0)
+	} else {
+		initial = math.MinInt64
+		p.oddEnd.Store(math.MinInt64)
+	}
+	atFlip := p.start.Swap(initial)
+	for spins := 0; ; spins++ {
+		var end int64
+		if nextEven {
+			end = p.oddEnd.Load()
+		} else {
+			end = p.evenEnd.Load()
+		}
+		if end == atFlip {
+			return
+		}
+		// A writer's critical section is a few dozen nanoseconds; it only
+		// lasts longer when its goroutine was descheduled inside it.
+		if spins < 100 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(20 * time.Microsecond)
+		}
+	}
+}

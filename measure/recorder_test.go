@@ -1,0 +1,198 @@
+package measure
+
+import (
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+var testLayout = Layout{
+	Series: []string{"READ", "UPDATE", "READ-FAILED", "CLEANUP", "Intended-READ"},
+	Codes:  []string{"OK", "ERROR", "NOT_FOUND"},
+}
+
+var t0 = time.Date(2026, 1, 2, 10, 11, 12, 345e6, time.UTC)
+
+func TestRecorderAllocs(t *testing.T) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	// The first sample of a series allocates its histogram; warm both
+	// buffers up so the measured runs see the steady state.
+	r.Record(0, time.Millisecond)
+	c.Cut(t0.Add(time.Second))
+	r.Record(0, time.Millisecond)
+	tests := []struct {
+		name string
+		fn   func()
+	}{
+		{"Record", func() { r.Record(0, 1234*time.Microsecond) }},
+		{"RecordHuge", func() { r.Record(0, 100*time.Hour) }},
+		{"RecordNegative", func() { r.Record(0, -time.Second) }},
+		{"Count", func() { r.Count(0, 2) }},
+		{"Done", func() { r.Done(1) }},
+	}
+	for _, tt := range tests {
+		if n := testing.AllocsPerRun(1000, tt.fn); n != 0 {
+			t.Errorf("%s: %v allocs per run, want 0", tt.name, n)
+		}
+	}
+}
+
+func TestRecordClampsAndTruncates(t *testing.T) {
+	c := NewCollector(testLayout, Options{Start: t0, Highest: time.Second})
+	r := c.NewRecorder()
+	r.Record(0, 1999*time.Nanosecond) // 1 µs, truncated as Java's integer division
+	r.Record(0, -5*time.Second)       // 0
+	r.Record(0, time.Minute)          // clamped to 1 s
+	s := c.Cut(t0.Add(time.Second)).Lookup("READ")
+	if got := s.Count(); got != 3 {
+		t.Fatalf("Count() = %d, want 3", got)
+	}
+	if s.MinMicros != 0 || s.MaxMicros != 1e6 || s.SumMicros != 1e6+1 {
+		t.Errorf("min, max, sum = %d, %d, %d; want 0, 1000000, 1000001", s.MinMicros, s.MaxMicros, s.SumMicros)
+	}
+}
+
+// TestConcurrentCut records from many goroutines while another goroutine
+// cuts intervals: every sample, code and done count must land in exactly one
+// interval.
+func TestConcurrentCut(t *testing.T) {
+	const workers, minPerWorker, minCuts = 8, 2000, 30
+	// A small range keeps histogram merges cheap under the race detector.
+	c := NewCollector(testLayout, Options{Start: t0, Highest: 10 * time.Millisecond})
+	var cuts atomic.Int64
+	var wg sync.WaitGroup
+	var want, wantSum [5]atomic.Int64
+	var wantOps atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(seed uint64) {
+			defer wg.Done()
+			r := c.NewRecorder() // registered while cutting runs
+			rng := rand.New(rand.NewPCG(seed, 1))
+			// Keep recording until the cutter has cut many intervals, so
+			// swaps really happen in the middle of recording.
+			for i := 0; i < minPerWorker || cuts.Load() < minCuts; i++ {
+				s := rng.IntN(len(testLayout.Series))
+				us := rng.Int64N(5000)
+				r.Record(s, time.Duration(us)*time.Microsecond)
+				r.Count(s, i%3)
+				r.Done(1)
+				want[s].Add(1)
+				wantSum[s].Add(us)
+				wantOps.Add(1)
+			}
+		}(uint64(w))
+	}
+	stop := make(chan struct{})
+	var ivs []*Interval
+	cutterDone := make(chan struct{})
+	go func() {
+		defer close(cutterDone)
+		now := t0
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			now = now.Add(time.Millisecond)
+			ivs = append(ivs, c.Cut(now))
+			cuts.Add(1)
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-cutterDone
+	ivs = append(ivs, c.Cut(t0.Add(time.Hour)))
+
+	var ops int64
+	var got, gotSum, codes [5]int64
+	for _, iv := range ivs {
+		ops += iv.Ops
+		for i := range iv.Series {
+			got[i] += iv.Series[i].Count()
+			gotSum[i] += iv.Series[i].SumMicros
+			for _, n := range iv.Series[i].Codes {
+				codes[i] += n
+			}
+		}
+	}
+	if ops != wantOps.Load() {
+		t.Errorf("ops over %d intervals = %d, want %d", len(ivs), ops, wantOps.Load())
+	}
+	for i := range got {
+		if got[i] != want[i].Load() || codes[i] != want[i].Load() || gotSum[i] != wantSum[i].Load() {
+			t.Errorf("series %d: samples %d, codes %d, sum %d; want %d, %d, %d",
+				i, got[i], codes[i], gotSum[i], want[i].Load(), want[i].Load(), wantSum[i].Load())
+		}
+	}
+	if len(ivs) < minCuts {
+		t.Errorf("%d intervals cut, want at least %d", len(ivs), minCuts)
+	}
+}
+
+func TestTotalEqualsMergeOfIntervals(t *testing.T) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r1, r2 := c.NewRecorder(), c.NewRecorder()
+	rng := rand.New(rand.NewPCG(7, 7))
+	merged := NewSnapshot(testLayout, t0, t0)
+	now := t0
+	for k := 0; k < 5; k++ {
+		for i := 0; i < 1000; i++ {
+			r := r1
+			if i%2 == 1 {
+				r = r2
+			}
+			s := rng.IntN(2 + k%3)
+			r.Record(s, time.Duration(rng.ExpFloat64()*float64(time.Millisecond)))
+			r.Count(s, rng.IntN(3))
+			r.Done(1)
+		}
+		now = now.Add(time.Second)
+		iv := c.Cut(now)
+		if err := merged.Merge(iv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := c.Total()
+	assertSameReport(t, total, merged)
+	if total.Ops != 5000 || merged.Ops != 5000 {
+		t.Errorf("ops: total %d, merged %d; want 5000", total.Ops, merged.Ops)
+	}
+	for i := range total.Series {
+		a, b := &total.Series[i], &merged.Series[i]
+		if (a.Hist == nil) != (b.Hist == nil) || (a.Hist != nil && !a.Hist.Equals(b.Hist)) {
+			t.Errorf("series %s: histograms differ", testLayout.Series[i])
+		}
+		if len(a.Windows) != len(b.Windows) {
+			t.Errorf("series %s: %d windows, merged %d", testLayout.Series[i], len(a.Windows), len(b.Windows))
+		}
+	}
+}
+
+func TestReset(t *testing.T) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	r.Record(0, time.Millisecond)
+	r.Count(0, 0)
+	r.Done(1)
+	c.Cut(t0.Add(time.Second))
+	r.Record(1, time.Millisecond) // not yet cut: discarded too
+	c.Reset(t0.Add(2 * time.Second))
+	r.Record(2, time.Millisecond)
+	iv := c.Cut(t0.Add(3 * time.Second))
+	if !iv.Start.Equal(t0.Add(2 * time.Second)) {
+		t.Errorf("interval start = %v, want the reset time", iv.Start)
+	}
+	tot := c.Total()
+	if tot.Ops != 0 || tot.Series[0].Active() || tot.Series[1].Active() || tot.Series[2].Count() != 1 {
+		t.Errorf("after reset: ops %d, READ active %v, UPDATE active %v, READ-FAILED count %d; want 0, false, false, 1",
+			tot.Ops, tot.Series[0].Active(), tot.Series[1].Active(), tot.Series[2].Count())
+	}
+	if len(tot.Seen) != 1 || tot.Seen[0] != 2 {
+		t.Errorf("Seen = %v, want [2]", tot.Seen)
+	}
+}

@@ -1,0 +1,324 @@
+package measure
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Value is a report value: an integer (Java long or int) or a double,
+// rendered the way Java YCSB's exporters render them.
+type Value struct {
+	I       int64
+	F       float64
+	IsFloat bool
+}
+
+// Int returns an integer Value.
+func Int(v int64) Value { return Value{I: v} }
+
+// Float returns a double Value.
+func Float(v float64) Value { return Value{F: v, IsFloat: true} }
+
+// String renders an integer plainly and a double with [FormatJavaDouble].
+func (v Value) String() string {
+	if v.IsFloat {
+		return FormatJavaDouble(v.F)
+	}
+	return strconv.FormatInt(v.I, 10)
+}
+
+// Line is one line of a YCSB report: "[Metric], Measurement, Value".
+type Line struct {
+	Metric      string
+	Measurement string
+	Value       Value
+}
+
+// Type is the measurement type whose final block shape a report uses
+// (YCSB's measurementtype property).
+type Type int
+
+const (
+	// HdrHistogram is measurementtype=hdrhistogram (the default):
+	// Operations, AverageLatency, Min, Max, one line per percentile, then
+	// the Return= lines.
+	HdrHistogram Type = iota
+	// TimeSeries is measurementtype=timeseries: Operations, exact
+	// AverageLatency, Min and Max, the Return= lines, then one
+	// "[NAME], <window start ms>, <average>" line per non-empty window.
+	TimeSeries
+)
+
+// DefaultPercentiles is hdrhistogram.percentiles' default in Java YCSB
+// master (0.17.0 used 95,99).
+var DefaultPercentiles = []float64{50, 95, 99}
+
+// GCStats is the garbage collector activity during a run, reported under
+// Java YCSB's GC line names with "Go" as the collector name.
+type GCStats struct {
+	Count int64         // completed GC cycles
+	Pause time.Duration // total stop-the-world pause time
+}
+
+// ReadGCStats returns the process's GC totals so far; subtract the values
+// read at the start of a run from those read at its end.
+func ReadGCStats() GCStats {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return GCStats{Count: int64(m.NumGC), Pause: time.Duration(m.PauseTotalNs)}
+}
+
+// Sub returns g - o.
+func (g GCStats) Sub(o GCStats) GCStats {
+	return GCStats{Count: g.Count - o.Count, Pause: g.Pause - o.Pause}
+}
+
+// ReportOptions shapes the final report.
+type ReportOptions struct {
+	// RunTime is the run's wall time, printed as RunTime(ms) and used for
+	// Throughput(ops/sec) = 1000 × Snapshot.Ops / RunTime(ms).
+	RunTime time.Duration
+	// Percentiles lists the percentile lines of each hdrhistogram block
+	// (hdrhistogram.percentiles); nil means [DefaultPercentiles].
+	Percentiles []float64
+	// Type selects the block shape.
+	Type Type
+	// Granularity is timeseries.granularity; window labels are the window's
+	// offset from the series' first window, rounded to a multiple of it.
+	// Zero means one second.
+	Granularity time.Duration
+	// GC, when set, adds Java's GC lines after the OVERALL lines:
+	// [TOTAL_GCS_Go], [TOTAL_GC_TIME_Go], [TOTAL_GC_TIME_%_Go], [TOTAL_GCs],
+	// [TOTAL_GC_TIME] and [TOTAL_GC_TIME_%]. When nil they are left out.
+	GC *GCStats
+	// Extra lines are written after the OVERALL (and GC) lines and before
+	// the measurement blocks, where Java puts its optional JVM lines. Use
+	// them for facts Java lacks, such as warm-up information; the default
+	// report has none.
+	Extra []Line
+}
+
+// Report returns the lines of the final report for s in Java YCSB's order:
+// [OVERALL] RunTime and Throughput, GC lines if requested, extra lines, then
+// one block per active series, plain series first and Intended- series
+// after, each group in java.util.concurrent.ConcurrentHashMap iteration
+// order.
+func Report(s *Snapshot, o ReportOptions) []Line {
+	ms := o.RunTime.Milliseconds()
+	lines := []Line{
+		{"OVERALL", "RunTime(ms)", Int(ms)},
+		{"OVERALL", "Throughput(ops/sec)", Float(1000.0 * float64(s.Ops) / float64(ms))},
+	}
+	if g := o.GC; g != nil {
+		gcMs := g.Pause.Milliseconds()
+		pct := float64(gcMs) / float64(ms) * 100
+		lines = append(lines,
+			Line{"TOTAL_GCS_Go", "Count", Int(g.Count)},
+			Line{"TOTAL_GC_TIME_Go", "Time(ms)", Int(gcMs)},
+			Line{"TOTAL_GC_TIME_%_Go", "Time(%)", Float(pct)},
+			Line{"TOTAL_GCs", "Count", Int(g.Count)},
+			Line{"TOTAL_GC_TIME", "Time(ms)", Int(gcMs)},
+			Line{"TOTAL_GC_TIME_%", "Time(%)", Float(pct)},
+		)
+	}
+	lines = append(lines, o.Extra...)
+	pcts := o.Percentiles
+	if pcts == nil {
+		pcts = DefaultPercentiles
+	}
+	gran := o.Granularity
+	if gran <= 0 {
+		gran = time.Second
+	}
+	for _, i := range s.mapOrder() {
+		name := s.Layout.Series[i]
+		ser := &s.Series[i]
+		switch o.Type {
+		case TimeSeries:
+			lines = appendTimeSeriesBlock(lines, s, name, ser, gran)
+		default:
+			lines = appendHdrBlock(lines, s, name, ser, pcts)
+		}
+	}
+	return lines
+}
+
+func appendHdrBlock(lines []Line, s *Snapshot, name string, ser *Series, pcts []float64) []Line {
+	mean, ok := ser.Mean()
+	minV := ser.Min()
+	if !ok {
+		// Java YCSB 0.17.0 (HdrHistogram 2.1.4) prints an empty block so.
+		mean, minV = math.NaN(), math.MaxInt64
+	}
+	lines = append(lines,
+		Line{name, "Operations", Int(ser.Count())},
+		Line{name, "AverageLatency(us)", Float(mean)},
+		Line{name, "MinLatency(us)", Int(minV)},
+		Line{name, "MaxLatency(us)", Int(ser.Max())},
+	)
+	for _, p := range pcts {
+		lines = append(lines, Line{name, ordinal(p) + "PercentileLatency(us)", Int(ser.Percentile(p))})
+	}
+	return appendReturnLines(lines, s, name, ser)
+}
+
+func appendTimeSeriesBlock(lines []Line, s *Snapshot, name string, ser *Series, gran time.Duration) []Line {
+	minV, maxV := ser.MinMicros, ser.MaxMicros
+	if ser.Count() == 0 {
+		minV, maxV = -1, -1
+	}
+	lines = append(lines,
+		Line{name, "Operations", Int(ser.Count())},
+		Line{name, "AverageLatency(us)", Float(ser.exactMean())},
+		Line{name, "MinLatency(us)", Int(minV)},
+		Line{name, "MaxLatency(us)", Int(maxV)},
+	)
+	lines = appendReturnLines(lines, s, name, ser)
+	if len(ser.Windows) == 0 {
+		// Java closes the (empty) first window at export: 0/0 = NaN.
+		return append(lines, Line{name, "0", Float(math.NaN())})
+	}
+	first := ser.Windows[0].Start
+	g := gran.Milliseconds()
+	for _, w := range ser.Windows {
+		off := w.Start.Sub(first).Milliseconds()
+		label := (off + g/2) / g * g
+		avg := float64(w.SumMicros) / float64(w.Count)
+		lines = append(lines, Line{name, strconv.FormatInt(label, 10), Float(avg)})
+	}
+	return lines
+}
+
+func appendReturnLines(lines []Line, s *Snapshot, name string, ser *Series) []Line {
+	var idx []int
+	var hashes []int32
+	for c, n := range ser.Codes {
+		if n != 0 {
+			idx = append(idx, c)
+			hashes = append(hashes, javaStatusHash(s.Layout.Codes[c]))
+		}
+	}
+	for _, k := range javaMapOrder(hashes) {
+		c := idx[k]
+		lines = append(lines, Line{name, "Return=" + s.Layout.Codes[c], Int(ser.Codes[c])})
+	}
+	return lines
+}
+
+// mapOrder returns the indexes of the active series in report order: the
+// plain series in Java map order, then the Intended- series in Java map
+// order, with insertion order taken from Seen (active series missing from
+// Seen follow in layout order).
+func (s *Snapshot) mapOrder() []int {
+	var insertion []int
+	for _, i := range s.Seen {
+		if i < len(s.Series) && s.Series[i].Active() {
+			insertion = append(insertion, i)
+		}
+	}
+	for i := range s.Series {
+		if s.Series[i].Active() && !containsInt(insertion, i) {
+			insertion = append(insertion, i)
+		}
+	}
+	var out []int
+	for _, intended := range []bool{false, true} {
+		var idx []int
+		var hashes []int32
+		for _, i := range insertion {
+			if strings.HasPrefix(s.Layout.Series[i], IntendedPrefix) == intended {
+				idx = append(idx, i)
+				hashes = append(hashes, javaStringHash(s.Layout.Series[i]))
+			}
+		}
+		for _, k := range javaMapOrder(hashes) {
+			out = append(out, idx[k])
+		}
+	}
+	return out
+}
+
+func containsInt(s []int, v int) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteText writes lines in Java's TextMeasurementsExporter format, one
+// "[metric], measurement, value" per line.
+func WriteText(w io.Writer, lines []Line) error {
+	bw := bufio.NewWriter(w)
+	for _, l := range lines {
+		bw.WriteByte('[')
+		bw.WriteString(l.Metric)
+		bw.WriteString("], ")
+		bw.WriteString(l.Measurement)
+		bw.WriteString(", ")
+		bw.WriteString(l.Value.String())
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// WriteJSONArray writes lines as Java's JSONArrayMeasurementsExporter does:
+// one JSON array of {"metric", "measurement", "value"} objects, laid out
+// by Jackson's DefaultPrettyPrinter, without a trailing newline. A NaN or
+// infinite double is written as a string ("NaN", "Infinity"), as Jackson
+// does by default, so the document stays valid JSON.
+func WriteJSONArray(w io.Writer, lines []Line) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("[")
+	for i, l := range lines {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString(" {\n  \"metric\" : ")
+		writeJSONString(bw, l.Metric)
+		bw.WriteString(",\n  \"measurement\" : ")
+		writeJSONString(bw, l.Measurement)
+		bw.WriteString(",\n  \"value\" : ")
+		v := l.Value
+		if v.IsFloat && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
+			writeJSONString(bw, v.String())
+		} else {
+			bw.WriteString(v.String())
+		}
+		bw.WriteString("\n}")
+	}
+	bw.WriteString(" ]")
+	return bw.Flush()
+}
+
+func writeJSONString(w *bufio.Writer, s string) {
+	const hex = "0123456789ABCDEF"
+	w.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			w.WriteByte('\\')
+			w.WriteByte(c)
+		case c == '\n':
+			w.WriteString(`\n`)
+		case c == '\r':
+			w.WriteString(`\r`)
+		case c == '\t':
+			w.WriteString(`\t`)
+		case c < 0x20:
+			w.WriteString(`\u00`)
+			w.WriteByte(hex[c>>4])
+			w.WriteByte(hex[c&15])
+		default:
+			w.WriteByte(c)
+		}
+	}
+	w.WriteByte('"')
+}
