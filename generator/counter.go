@@ -83,13 +83,15 @@ func (c *AcknowledgedCounter) Last() int64 {
 
 // Acknowledge records that v (a value returned by Next) has been dealt with.
 // It returns an error wrapping [ErrTooManyUnacknowledged] when v's slot is
-// still flagged or v lies more than [AckWindow] past Last, and an error when
-// v was already acknowledged; in both cases nothing is recorded. It does not
-// allocate unless it returns an error.
+// still flagged (as Java) or v lies more than [AckWindow] past Last, and an
+// error when v is at or below Last (already acknowledged); in those cases
+// nothing is recorded. Acknowledging a value twice is therefore caught unless
+// the two calls race with the walk that passes it. It does not allocate
+// unless it returns an error.
 func (c *AcknowledgedCounter) Acknowledge(v int64) error {
 	limit := c.limit.Load()
 	if v <= limit {
-		return fmt.Errorf("acknowledge insertion key %d: already acknowledged (all keys up to %d are)", v, limit)
+		return fmt.Errorf("acknowledge insertion key %d: already acknowledged (Last is %d)", v, limit)
 	}
 	if v-limit > AckWindow {
 		return fmt.Errorf("acknowledge insertion key %d: %w (%d keys after %d outstanding, window %d)",

@@ -86,9 +86,9 @@ func (h *Hotspot) Mean() float64 {
 
 // Exponential draws exponentially distributed values (Java
 // ExponentialGenerator): NextFloat = -ln(U)/γ. YCSB's "exponential" request
-// distribution subtracts the truncated draw from the newest keynum.
-// Immutable and safe for concurrent use apart from Last, which is one atomic
-// word written by every Next.
+// distribution subtracts the truncated draw from the newest keynum. Its
+// parameter is immutable; Last is one atomic word written by every Next.
+// Safe for concurrent use.
 type Exponential struct {
 	gamma float64
 	last  atomic.Int64

@@ -76,8 +76,8 @@ type SkewedLatest struct {
 
 // NewSkewedLatest returns a SkewedLatest following basis. The Zipfian is set
 // up over basis.Last() items, which costs O(basis.Last()) at construction as
-// in Java (about a second per 10^8). A basis below 1 is treated as an empty
-// set: Next then returns basis.Last() until it grows.
+// in Java (about a second per 10^7 items, see [Zeta]). A basis below 1 is
+// treated as an empty set: Next then returns basis.Last() until it grows.
 func NewSkewedLatest(basis LastValuer) *SkewedLatest {
 	items := max(basis.Last(), 0)
 	return &SkewedLatest{
