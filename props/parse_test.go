@@ -181,3 +181,21 @@ func TestFormatLineRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkParse measures parsing a workload-template-sized file (set-up
+// cost only; props is never on the per-operation path).
+func BenchmarkParse(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("# a comment line of some length, as workload files have many\n")
+	for i := 0; i < 40; i++ {
+		sb.WriteString("some.property" + itoa(i) + " = value " + itoa(i*7) + "\n")
+	}
+	in := sb.String()
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := Parse(strings.NewReader(in), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
