@@ -33,6 +33,16 @@ func FormatJavaDouble(f float64) string {
 	}
 	// Shortest round-trip digits d1.d2d3...e±x.
 	e := strconv.FormatFloat(f, 'e', -1, 64)
+	if len(e) > 1 && e[1] == 'e' {
+		// One shortest digit: Java picks the decimal closest to f among
+		// those of one or two digits that read back as f (so the smallest
+		// subnormal prints as 4.9E-324, not 5.0E-324).
+		if two := strconv.FormatFloat(f, 'e', 1, 64); two[2] != '0' {
+			if back, err := strconv.ParseFloat(two, 64); err == nil && back == f {
+				e = two
+			}
+		}
+	}
 	mant, expStr, _ := strings.Cut(e, "e")
 	exp, _ := strconv.Atoi(expStr)
 	digits := strings.Replace(mant, ".", "", 1)
