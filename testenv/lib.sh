@@ -68,12 +68,14 @@ te_cp_ok() {
 # te_classpath POM_NAME VERSION_PROPERTY "V1 V2 ...": resolves the runtime classpath of
 # testenv/poms/POM_NAME/pom.xml for the first version that Maven can resolve, and sets
 # TE_CP (the classpath) and TE_VERSION (the version chosen). Results are cached in
-# $TE_CACHE/cp/POM_NAME-VERSION.txt; later runs use them without starting Maven.
+# $TE_CACHE/cp/POM_NAME-VERSION-POMHASH.txt; later runs use them without starting Maven,
+# and an edited pom gets a fresh resolution.
 te_classpath() {
-	local name=$1 prop=$2 versions=$3 v out log settings t0
+	local name=$1 prop=$2 versions=$3 v out log settings t0 h
+	h=$(sha1sum "$TE_DIR/poms/$name/pom.xml" | cut -c1-8)
 	mkdir -p "$TE_CACHE/cp"
 	for v in $versions; do
-		out=$TE_CACHE/cp/$name-$v.txt
+		out=$TE_CACHE/cp/$name-$v-$h.txt
 		if te_cp_ok "$out"; then
 			TE_VERSION=$v
 			TE_CP=$(cat "$out")
@@ -83,8 +85,8 @@ te_classpath() {
 	command -v mvn >/dev/null 2>&1 || te_die "mvn not found (need Maven 3.8+ to fetch jars)"
 	settings=$(te_settings)
 	for v in $versions; do
-		out=$TE_CACHE/cp/$name-$v.txt
-		log=$TE_CACHE/cp/$name-$v.mvn.log
+		out=$TE_CACHE/cp/$name-$v-$h.txt
+		log=$TE_CACHE/cp/$name-$v-$h.mvn.log
 		te_log "resolving $name ($prop=$v) from $TE_MAVEN_URL into $TE_M2 (first run only; takes minutes)"
 		t0=$SECONDS
 		if mvn -B -q -s "$settings" -f "$TE_DIR/poms/$name/pom.xml" "-D$prop=$v" \
