@@ -37,6 +37,9 @@ import (
 //   - A key with neither separator nor value (a lone "recordcount") is an
 //     error rather than an empty value; write "recordcount=" for that.
 //   - An empty key ("=5") and a malformed \uXXXX escape are errors.
+//   - A line holding only a backslash is skipped like a blank line (Java
+//     skips it too, except at the end of input, where it makes an entry
+//     with an empty key).
 //
 // Every malformed entry is reported, each as a [*SyntaxError], joined with
 // errors.Join; the well-formed entries are returned alongside. A read error
@@ -107,7 +110,9 @@ func parseText(text, source string) ([]Value, error) {
 	var errs []error
 	for i := 0; i < len(lines); i++ {
 		l := trimLeftBlanks(lines[i])
-		if l == "" || l[0] == '#' || l[0] == '!' {
+		if l == "" || l == `\` || l[0] == '#' || l[0] == '!' {
+			// A lone backslash continues nothing into the next line, whose
+			// comment or blankness then counts as in Java (JDK 9+).
 			continue
 		}
 		start := i + 1

@@ -37,6 +37,8 @@ func TestParse(t *testing.T) {
 		{"even backslashes do not continue", "k=a\\\\\nx=1", []kv{{"k", `a\`, 1}, {"x", "1", 2}}},
 		{"empty continuation line ends entry", "k=a\\\n\nx=1", []kv{{"k", "a", 1}, {"x", "1", 3}}},
 		{"backslash at end of input dropped", "k=a\\", []kv{{"k", "a", 1}}},
+		{"lone backslash line then comment", "\\\n# c\nk=v", []kv{{"k", "v", 3}}},
+		{"lone backslash line then blank", "  \\\n\nk=v\n\\\n", []kv{{"k", "v", 3}}},
 		{"comment line does not continue", "# c\\\nk=v", []kv{{"k", "v", 2}}},
 		{"CRLF and CR line ends", "a=1\r\nb=2\rc=3", []kv{{"a", "1", 1}, {"b", "2", 2}, {"c", "3", 3}}},
 		{"escapes", `k=\t\n\r\f\=\:\\\#\!\q\ x`, []kv{{"k", "\t\n\r\f=:\\#!q x", 1}}},
