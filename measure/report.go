@@ -226,6 +226,13 @@ func (s *Snapshot) mapOrder() []int {
 			insertion = append(insertion, i)
 		}
 	}
+	return s.javaOrder(insertion)
+}
+
+// javaOrder orders the series indexes given in insertion order as Java
+// YCSB iterates its measurement maps: plain series in ConcurrentHashMap
+// order, then the Intended- series (a separate map) in the same way.
+func (s *Snapshot) javaOrder(insertion []int) []int {
 	var out []int
 	for _, intended := range []bool{false, true} {
 		var idx []int
