@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinel errors found (with errors.Is) inside an [*Error].
@@ -112,7 +113,11 @@ func (e *SyntaxError) Unwrap() error { return e.Err }
 func syntaxErr(text, reason string) error {
 	const max = 80
 	if len(text) > max {
-		text = text[:max] + "..."
+		n := max
+		for n > 0 && !utf8.RuneStart(text[n]) {
+			n--
+		}
+		text = text[:n] + "..."
 	}
 	return &reasonError{msg: ErrSyntax.Error() + " " + strconv.Quote(text) + ": " + reason, err: ErrSyntax}
 }

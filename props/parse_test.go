@@ -125,6 +125,15 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+func TestParseErrorClipsLongLines(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	_, err := Parse(strings.NewReader(long), "f")
+	want := `f:1: malformed property "` + strings.Repeat("x", 80) + `...": key without "=" or value (write key= for an empty value)`
+	if err == nil || err.Error() != want {
+		t.Errorf("Parse(100 x) error = %v, want %s", err, want)
+	}
+}
+
 func TestParseReadError(t *testing.T) {
 	boom := errors.New("boom")
 	_, err := Parse(iotest.ErrReader(boom), "x.properties")
@@ -169,6 +178,7 @@ func TestFormatLineRoundTrip(t *testing.T) {
 		{"k", "500 ", `k=500\ `},
 		{"k", "a\tb\nc\rd\fe", `k=a\tb\nc\rd\fe`},
 		{"k", "\x00\u00a0é😀", `k=\u0000\u00A0é😀`},
+		{"k", "\U000E0001", `k=\uDB40\uDC01`}, // invisible, beyond the BMP: a surrogate pair
 		{"k", "", "k="},
 		{"k", "=v", "k==v"},
 	}
