@@ -1,0 +1,249 @@
+package hbclient
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// rpcConn is one TCP connection to one service of one server. Many calls
+// share it: each write is one whole frame under wmu, and one reader
+// goroutine hands each response to the call waiting for its call id. When the
+// connection dies every pending call fails with an error wrapping
+// ErrConnection; the client then drops the connection and dials anew.
+type rpcConn struct {
+	addr    string
+	service string
+	nc      net.Conn
+
+	wmu sync.Mutex // serializes frame writes
+
+	mu      sync.Mutex
+	pending map[uint32]*call
+	err     error // set once the connection is dead
+	dead    atomic.Bool
+	nextID  atomic.Uint32
+
+	writeTimeout time.Duration
+}
+
+// call is one in-flight RPC. Calls are pooled; each owns a reusable timer.
+type call struct {
+	ch    chan struct{} // receives once when the response or failure is in
+	frame *[]byte       // response frame buffer, returned to framePool on release
+	resp  responseFrame
+	err   error
+	timer *time.Timer
+}
+
+var callPool = sync.Pool{New: func() any {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &call{ch: make(chan struct{}, 1), timer: t}
+}}
+
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+func getFrame(n int) *[]byte {
+	p := framePool.Get().(*[]byte)
+	if cap(*p) < n {
+		*p = make([]byte, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+// release returns the call and its frame buffer to their pools; the
+// response's slices are invalid afterwards.
+func (cl *call) release() {
+	if cl.frame != nil {
+		framePool.Put(cl.frame)
+	}
+	cl.frame, cl.resp, cl.err = nil, responseFrame{}, nil
+	callPool.Put(cl)
+}
+
+// dialConn connects to addr, sends the preamble and connection header for
+// service and starts the reader.
+func dialConn(ctx context.Context, dial func(ctx context.Context, addr string) (net.Conn, error), addr, service, user string, writeTimeout time.Duration) (*rpcConn, error) {
+	nc, err := dial(ctx, addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s (%s): %w: %w", addr, service, ErrConnection, err)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		_ = tc.SetNoDelay(true)
+	}
+	hello := appendConnectionHeader(nil, user, service)
+	if dl, ok := ctx.Deadline(); ok {
+		_ = nc.SetWriteDeadline(dl)
+	}
+	if _, err := nc.Write(hello); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)
+	}
+	_ = nc.SetWriteDeadline(time.Time{})
+	c := &rpcConn{addr: addr, service: service, nc: nc, pending: make(map[uint32]*call), writeTimeout: writeTimeout}
+	go c.readLoop()
+	return c, nil
+}
+
+// alive reports whether the connection can still carry calls.
+func (c *rpcConn) alive() bool { return !c.dead.Load() }
+
+// close shuts the connection down, failing every pending call.
+func (c *rpcConn) close() { c.fail(fmt.Errorf("connection to %s closed: %w", c.addr, ErrConnection)) }
+
+// fail marks the connection dead (first error wins) and fails every pending call.
+func (c *rpcConn) fail(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	c.dead.Store(true)
+	pending := c.pending
+	c.pending = nil
+	c.mu.Unlock()
+	c.nc.Close()
+	for _, cl := range pending {
+		cl.err = err
+		cl.ch <- struct{}{}
+	}
+}
+
+func (c *rpcConn) readLoop() {
+	r := bufio.NewReaderSize(c.nc, 64<<10)
+	var lenBuf [4]byte
+	for {
+		if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+			c.fail(fmt.Errorf("read from %s: %w: %w", c.addr, ErrConnection, err))
+			return
+		}
+		n := binary.BigEndian.Uint32(lenBuf[:])
+		if n > 1<<30 {
+			c.fail(fmt.Errorf("frame of %d bytes from %s: %w: %w", n, c.addr, ErrConnection, errCorrupt))
+			return
+		}
+		fb := getFrame(int(n))
+		if _, err := io.ReadFull(r, *fb); err != nil {
+			framePool.Put(fb)
+			c.fail(fmt.Errorf("read from %s: %w: %w", c.addr, ErrConnection, err))
+			return
+		}
+		resp, err := parseResponseFrame(*fb)
+		if err != nil {
+			framePool.Put(fb)
+			c.fail(fmt.Errorf("response from %s: %w: %w", c.addr, ErrConnection, err))
+			return
+		}
+		if resp.callID == 0xFFFFFFFF {
+			exc := parseException(resp.exception)
+			framePool.Put(fb)
+			c.fail(fmt.Errorf("%s refused the connection: %w: %w", c.addr, ErrConnection, exc))
+			return
+		}
+		c.mu.Lock()
+		cl := c.pending[resp.callID]
+		delete(c.pending, resp.callID)
+		c.mu.Unlock()
+		if cl == nil { // the caller gave up on it
+			framePool.Put(fb)
+			continue
+		}
+		cl.frame, cl.resp = fb, resp
+		cl.ch <- struct{}{}
+	}
+}
+
+// call sends method(param) and waits for the response, ctx's end or timeout
+// (0 = none). On success the caller decodes cl.resp.body and must call
+// cl.release. param is only read during the call.
+func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout time.Duration) (*call, error) {
+	cl := callPool.Get().(*call)
+	id := c.nextID.Add(1)
+	if id == 0xFFFFFFFF || id == 0 {
+		id = c.nextID.Add(2)
+	}
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		cl.release()
+		return nil, err
+	}
+	c.pending[id] = cl
+	c.mu.Unlock()
+
+	var toMs uint32
+	if dl, ok := ctx.Deadline(); ok {
+		if d := time.Until(dl); d > 0 && (timeout == 0 || d < timeout) {
+			timeout = d
+		}
+	}
+	if timeout > 0 {
+		toMs = uint32(min(timeout.Milliseconds()+1, 1<<31))
+	}
+	fb := getFrame(0)
+	*fb = appendRequestFrame((*fb)[:0], id, method, toMs, param)
+	c.wmu.Lock()
+	if c.writeTimeout > 0 {
+		_ = c.nc.SetWriteDeadline(time.Now().Add(c.writeTimeout))
+	}
+	_, werr := c.nc.Write(*fb)
+	c.wmu.Unlock()
+	framePool.Put(fb)
+	if werr != nil {
+		c.fail(fmt.Errorf("write to %s: %w: %w", c.addr, ErrConnection, werr))
+	}
+
+	var expired <-chan time.Time
+	if timeout > 0 {
+		cl.timer.Reset(timeout)
+		expired = cl.timer.C
+	}
+	select {
+	case <-cl.ch:
+		cl.timer.Stop()
+	case <-ctx.Done():
+		cl.timer.Stop()
+		c.abandon(id, cl)
+		return nil, fmt.Errorf("%s to %s: %w", method, c.addr, ctx.Err())
+	case <-expired:
+		c.abandon(id, cl)
+		return nil, fmt.Errorf("%s to %s: %w after %v: %w", method, c.addr, errTimeout, timeout, ErrConnection)
+	}
+	if cl.err != nil {
+		err := cl.err
+		cl.release()
+		return nil, err
+	}
+	if cl.resp.exception != nil {
+		err := parseException(cl.resp.exception)
+		cl.release()
+		return nil, err
+	}
+	return cl, nil
+}
+
+// abandon forgets a call whose caller stopped waiting. If the reader (or
+// fail) already took it, its wake-up is consumed first so the call can be
+// reused safely.
+func (c *rpcConn) abandon(id uint32, cl *call) {
+	c.mu.Lock()
+	_, mine := c.pending[id]
+	if mine {
+		delete(c.pending, id)
+	}
+	c.mu.Unlock()
+	if !mine {
+		<-cl.ch
+	}
+	cl.release()
+}

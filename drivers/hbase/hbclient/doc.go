@@ -1,0 +1,47 @@
+// Package hbclient is gobench's own lean native client for Apache HBase 2.x
+// (2.4–2.6): Get, Put/Delete (Mutate), Scan, batched Multi and the few
+// MasterService calls a benchmark needs (create a pre-split table, disable,
+// delete, exists). It speaks HBase's RPC directly over TCP, following
+// /work/shared/spec/hbase-wire.md, and imports only the standard library,
+// google.golang.org/protobuf, github.com/go-zookeeper/zk and
+// drivers/hbase/pb (its generated messages).
+//
+// Design:
+//
+//   - Connections: one TCP connection per (server, service), shared by every
+//     goroutine. It opens with the "HBas" preamble (auth SIMPLE) and a
+//     ConnectionHeader without a cell-block codec, so every cell travels
+//     inline in protobuf (no cell blocks to parse). Frames are written whole
+//     under a mutex; one reader goroutine matches responses to waiting calls
+//     by call id, so many calls are in flight per connection and answers may
+//     come in any order. A call waits for its response, its context, or the
+//     RPC timeout (the server is told the remaining time). A dead connection
+//     fails every pending call with an error wrapping [ErrConnection] and is
+//     re-dialled on next use.
+//   - Locating: hbase:meta's server comes from ZooKeeper
+//     (<parent>/meta-region-server); a row's region from a reverse scan of
+//     hbase:meta that also prefetches the regions before it. Regions are
+//     cached per table, sorted by start key; errors drop entries as HBase's
+//     Java client does (NotServingRegion, RegionMoved, connection errors,
+//     server stopping) or keep them (RegionOpening, busy, call queue full).
+//   - Retries: the Java client's pause multipliers (base 100 ms), bounded by
+//     the context's deadline or Options.OperationTimeout; permanent server
+//     errors return at once as a [*RemoteError].
+//   - Allocation: the per-operation paths (Get, Mutate, Scan requests and
+//     Result decoding) are encoded and decoded by hand with protowire into
+//     pooled buffers; a reused [Result] owns the returned bytes. Get and
+//     Mutate allocate nothing in steady state. Meta lookups, Multi responses
+//     and admin calls use the generated messages.
+//
+// Example:
+//
+//	c := hbclient.New(hbclient.Options{ZKQuorum: []string{"127.0.0.1:2181"}})
+//	defer c.Close()
+//	fam := []byte("family")
+//	m := hbclient.Mutation{Row: []byte("user1"), Type: hbclient.Put, Family: fam,
+//		Qualifiers: [][]byte{[]byte("field0")}, Values: [][]byte{[]byte("v")}}
+//	if err := c.Mutate(ctx, "usertable", &m); err != nil { ... }
+//	var res hbclient.Result
+//	if err := c.Get(ctx, "usertable", []byte("user1"), fam, nil, &res); err != nil { ... }
+//	v, ok := res.Value(fam, []byte("field0"))
+package hbclient

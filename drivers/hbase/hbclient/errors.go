@@ -1,0 +1,192 @@
+package hbclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+	"google.golang.org/protobuf/proto"
+)
+
+// Sentinel errors; test with errors.Is.
+var (
+	// ErrConnection wraps every failure to reach or keep talking to a server
+	// (ZooKeeper, master or RegionServer): dial errors, resets, EOF, RPC
+	// timeouts. Operations retry them until their deadline.
+	ErrConnection = errors.New("hbase connection failed")
+	// ErrTableNotFound: the table has no regions in hbase:meta, or the
+	// master says it does not exist.
+	ErrTableNotFound = errors.New("table not found")
+	// ErrTableExists: CreateTable of a table that exists.
+	ErrTableExists = errors.New("table exists")
+	// ErrClosed: the client was closed.
+	ErrClosed = errors.New("client closed")
+)
+
+// errTimeout marks a call that got no answer within its RPC timeout; the
+// connection stays up.
+var errTimeout = errors.New("rpc timed out")
+
+// RemoteError is an exception the server returned for a call or an action.
+type RemoteError struct {
+	// Class is the fully qualified Java exception class name.
+	Class string
+	// Message is the server's stringified exception (often with a stack).
+	Message string
+	// Host and Port are the new location carried by RegionMovedException.
+	Host string
+	Port int
+	// DoNotRetry is the server's verdict (a DoNotRetryIOException subclass).
+	DoNotRetry bool
+	// Overloaded is set by 2.5+ servers for CallQueueTooBig/CallDropped.
+	Overloaded bool
+}
+
+func (e *RemoteError) Error() string {
+	msg := e.Message
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if msg == "" {
+		return e.Class
+	}
+	return e.Class + ": " + msg
+}
+
+// Is lets errors.Is(err, ErrTableNotFound) and ErrTableExists match the
+// corresponding server exceptions.
+func (e *RemoteError) Is(target error) bool {
+	switch target {
+	case ErrTableNotFound:
+		return e.Class == pkg+"TableNotFoundException"
+	case ErrTableExists:
+		return e.Class == pkg+"TableExistsException"
+	}
+	return false
+}
+
+func parseException(b []byte) error {
+	var ex pb.ExceptionResponse
+	if err := proto.Unmarshal(b, &ex); err != nil {
+		return fmt.Errorf("exception response: %w", errCorrupt)
+	}
+	return &RemoteError{
+		Class: ex.GetExceptionClassName(), Message: ex.GetStackTrace(),
+		Host: ex.GetHostname(), Port: int(ex.GetPort()),
+		DoNotRetry: ex.GetDoNotRetry(), Overloaded: ex.GetServerOverloaded(),
+	}
+}
+
+const pkg = "org.apache.hadoop.hbase."
+
+// action says what the retry loop does about an error.
+type action uint8
+
+const (
+	actFail      action = iota // permanent: return the error
+	actRetry                   // keep the cached location, back off, retry
+	actRelocate                // drop the cached region, re-locate, retry
+	actReconnect               // close the connection, drop the server's regions, retry
+	actReopen                  // scanner state lost: reopen from the last row
+)
+
+var exceptionActions = map[string]action{
+	pkg + "NotServingRegionException":                       actRelocate,
+	pkg + "exceptions.RegionMovedException":                 actRelocate,
+	pkg + "exceptions.RegionOpeningException":               actRetry,
+	pkg + "RegionTooBusyException":                          actRetry,
+	pkg + "CallQueueTooBigException":                        actRetry,
+	pkg + "CallDroppedException":                            actRetry,
+	pkg + "quotas.RpcThrottlingException":                   actRetry,
+	pkg + "RetryImmediatelyException":                       actRetry,
+	pkg + "MultiActionResultTooLarge":                       actRetry,
+	pkg + "PleaseHoldException":                             actRetry,
+	pkg + "ipc.ServerNotRunningYetException":                actReconnect,
+	pkg + "regionserver.RegionServerStoppedException":       actReconnect,
+	pkg + "regionserver.RegionServerAbortedException":       actReconnect,
+	pkg + "exceptions.MasterStoppedException":               actReconnect,
+	pkg + "UnknownScannerException":                         actReopen,
+	pkg + "exceptions.OutOfOrderScannerNextException":       actReopen,
+	pkg + "exceptions.ScannerResetException":                actReopen,
+	pkg + "TableNotFoundException":                          actFail,
+	pkg + "TableExistsException":                            actFail,
+	pkg + "TableNotEnabledException":                        actFail,
+	pkg + "TableNotDisabledException":                       actFail,
+	pkg + "regionserver.NoSuchColumnFamilyException":        actFail,
+	pkg + "DoNotRetryIOException":                           actFail,
+	pkg + "exceptions.UnknownProtocolException":             actFail,
+	pkg + "security.AccessDeniedException":                  actFail,
+	pkg + "exceptions.FailedSanityCheckException":           actFail,
+	pkg + "exceptions.RequestTooBigException":               actFail,
+	pkg + "exceptions.ConnectionClosingException":           actReconnect,
+	pkg + "exceptions.ConnectionClosedException":            actReconnect,
+	"org.apache.hadoop.hbase.ipc.CallTimeoutException":      actRetry,
+	"org.apache.hadoop.hbase.exceptions.TimeoutIOException": actRetry,
+}
+
+// classify maps an error to what the retry loop should do (hbase-wire.md §5).
+func classify(err error) action {
+	var re *RemoteError
+	if errors.As(err, &re) {
+		if a, ok := exceptionActions[re.Class]; ok {
+			return a
+		}
+		if re.Class == "java.io.IOException" && strings.Contains(re.Message, "Cannot append; log is closed") {
+			return actRelocate
+		}
+		if re.DoNotRetry {
+			return actFail
+		}
+		return actRelocate
+	}
+	switch {
+	case errors.Is(err, errTimeout):
+		return actRelocate
+	case errors.Is(err, ErrConnection):
+		return actReconnect
+	case errors.Is(err, errRegionNotReady):
+		return actRelocate
+	}
+	return actFail
+}
+
+// backoffMultipliers are the Java client's pause multipliers; the last repeats.
+var backoffMultipliers = [...]int{1, 2, 3, 5, 10, 20, 40, 100, 100, 100, 100, 200, 200}
+
+// backoff returns the pause before retry number attempt (0-based) for an error
+// classified as a, with up to 1% jitter. Relocations retry the first time
+// without a pause, as the Java client does.
+func backoff(base time.Duration, attempt int, a action, overloaded bool) time.Duration {
+	if attempt == 0 && (a == actRelocate || a == actReopen) {
+		return 0
+	}
+	m := backoffMultipliers[min(attempt, len(backoffMultipliers)-1)]
+	d := base * time.Duration(m)
+	if overloaded {
+		d *= 3
+	}
+	return d + time.Duration(rand.Int64N(int64(d)/100+1))
+}
+
+// sleepUntil sleeps for d unless that would pass deadline or ctx ends first;
+// it returns false if the caller should give up.
+func sleepUntil(ctx context.Context, d time.Duration, deadline time.Time) bool {
+	if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
+		return false
+	}
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

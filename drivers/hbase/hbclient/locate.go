@@ -1,0 +1,200 @@
+package hbclient
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+// metaRegionName is the fixed name of the single hbase:meta region.
+var metaRegionName = []byte("hbase:meta,,1")
+
+// errRegionNotReady: meta has a hole, an offline region or no server for the
+// row yet; retried after a backoff.
+var errRegionNotReady = errors.New("region not assigned yet")
+
+// locate returns the region of table holding row, from the cache or from meta.
+func (c *Client) locate(ctx context.Context, table string, row []byte) (*region, error) {
+	if r := c.cache.get(table, row); r != nil {
+		return r, nil
+	}
+	return c.lookupMeta(ctx, table, row)
+}
+
+// metaServer returns the address of hbase:meta's RegionServer, reading
+// ZooKeeper when it is not cached.
+func (c *Client) metaServer(ctx context.Context) (string, error) {
+	c.mu.RLock()
+	addr := c.metaAddr
+	c.mu.RUnlock()
+	if addr != "" {
+		return addr, nil
+	}
+	data, err := readZNode(ctx, c.opts.ZKQuorum, c.opts.ZNodeParent+"/meta-region-server")
+	if err != nil {
+		return "", err
+	}
+	addr, open, err := parseMetaZNode(data)
+	if err != nil {
+		return "", err
+	}
+	if !open {
+		return "", fmt.Errorf("hbase:meta on %s: %w", addr, errRegionNotReady)
+	}
+	c.mu.Lock()
+	c.metaAddr = addr
+	c.mu.Unlock()
+	return addr, nil
+}
+
+func (c *Client) forgetMeta() {
+	c.mu.Lock()
+	c.metaAddr = ""
+	c.mu.Unlock()
+}
+
+// tableOf renders a TableName the way region names spell it.
+func tableOf(tn *pb.TableName) string {
+	if ns := string(tn.GetNamespace()); ns != "default" && ns != "" {
+		return ns + ":" + string(tn.GetQualifier())
+	}
+	return string(tn.GetQualifier())
+}
+
+// metaRow decodes one hbase:meta row into a region (nil if the row has no
+// usable regioninfo, e.g. a split parent).
+func metaRow(res *pb.Result) (*region, *pb.RegionInfo, error) {
+	var info []byte
+	var server []byte
+	var name []byte
+	for _, cell := range res.GetCell() {
+		if !bytes.Equal(cell.GetFamily(), []byte("info")) {
+			continue
+		}
+		name = cell.GetRow()
+		switch string(cell.GetQualifier()) {
+		case "regioninfo":
+			info = cell.GetValue()
+		case "server":
+			server = cell.GetValue()
+		}
+	}
+	if info == nil {
+		return nil, nil, nil
+	}
+	if !bytes.HasPrefix(info, []byte("PBUF")) {
+		return nil, nil, fmt.Errorf("meta row %q: regioninfo lacks PBUF magic", name)
+	}
+	var ri pb.RegionInfo
+	if err := proto.Unmarshal(info[4:], &ri); err != nil {
+		return nil, nil, fmt.Errorf("meta row %q: regioninfo: %w", name, err)
+	}
+	r := &region{
+		table: tableOf(ri.GetTableName()), name: append([]byte(nil), name...),
+		start: ri.GetStartKey(), end: ri.GetEndKey(), id: ri.GetRegionId(), addr: string(server),
+	}
+	return r, &ri, nil
+}
+
+// lookupMeta finds the region of table holding row with a reverse scan of
+// hbase:meta (hbase-wire.md §3.4) and caches it together with the other
+// usable regions the scan returned.
+func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*region, error) {
+	addr, err := c.metaServer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	start := make([]byte, 0, len(table)+len(row)+16)
+	start = append(append(append(append(start, table...), ','), row...), ",99999999999999"...)
+	req := &pb.ScanRequest{
+		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: metaRegionName},
+		Scan: &pb.Scan{
+			Column:         []*pb.Column{{Family: []byte("info")}},
+			StartRow:       start,
+			StopRow:        []byte(table + ",,"),
+			IncludeStopRow: proto.Bool(true),
+			Reversed:       proto.Bool(true),
+			ReadType:       pb.Scan_PREAD.Enum(),
+		},
+		NumberOfRows: proto.Uint32(10),
+		CloseScanner: proto.Bool(true),
+	}
+	var resp pb.ScanResponse
+	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp); err != nil {
+		if a := classify(err); a == actRelocate || a == actReconnect {
+			c.forgetMeta()
+			if a == actReconnect {
+				c.dropServer(addr)
+			}
+		}
+		return nil, fmt.Errorf("scan hbase:meta on %s: %w", addr, err)
+	}
+	var found *region
+	for i, res := range resp.GetResults() {
+		r, ri, err := metaRow(res)
+		if err != nil {
+			return nil, err
+		}
+		if r == nil || ri.GetSplit() || ri.GetReplicaId() != 0 {
+			continue
+		}
+		if r.table != table {
+			if i == 0 {
+				return nil, fmt.Errorf("table %q: %w", table, ErrTableNotFound)
+			}
+			break
+		}
+		if ri.GetOffline() || r.addr == "" {
+			if found == nil && i == 0 {
+				return nil, fmt.Errorf("region %q offline or unassigned: %w", r.name, errRegionNotReady)
+			}
+			continue
+		}
+		c.cache.put(r)
+		if found == nil {
+			if !r.contains(row) {
+				return nil, fmt.Errorf("hole in hbase:meta for row %q of %q: %w", row, table, errRegionNotReady)
+			}
+			found = r
+		}
+	}
+	if found == nil {
+		if len(resp.GetResults()) == 0 {
+			return nil, fmt.Errorf("table %q: %w", table, ErrTableNotFound)
+		}
+		return nil, fmt.Errorf("row %q of %q: %w", row, table, errRegionNotReady)
+	}
+	return found, nil
+}
+
+// callRegionServer makes one ClientService call with generated messages
+// (for the paths where allocation does not matter).
+func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message) error {
+	rc, err := c.regionConn(ctx, addr)
+	if err != nil {
+		return err
+	}
+	return callProto(ctx, rc, method, req, resp, c.opts.RPCTimeout)
+}
+
+func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.Message, timeout time.Duration) error {
+	param, err := proto.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encode %s request: %w", method, err)
+	}
+	cl, err := rc.call(ctx, method, param, timeout)
+	if err != nil {
+		return err
+	}
+	defer cl.release()
+	if err := proto.Unmarshal(cl.resp.body, resp); err != nil {
+		return fmt.Errorf("decode %s response from %s: %w", method, rc.addr, err)
+	}
+	return nil
+}

@@ -1,0 +1,194 @@
+package hbclient
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+// Multi applies muts to table with batched Multi RPCs: mutations are grouped
+// by RegionServer and region, each server gets one request (servers are
+// written in parallel), and the mutations that fail with a retryable error
+// are re-located and re-sent until the context's deadline (or the operation
+// timeout). It returns nil when every mutation was applied, else an error
+// saying how many were not. The mutations are only read during the call.
+func (c *Client) Multi(ctx context.Context, table string, muts []Mutation) error {
+	for i := range muts {
+		if err := muts[i].check(); err != nil {
+			return fmt.Errorf("multi on %s: %w", table, err)
+		}
+	}
+	pending := make([]int, len(muts))
+	for i := range pending {
+		pending[i] = i
+	}
+	var deadline time.Time
+	for attempt := 0; len(pending) > 0; attempt++ {
+		failed, reg, err := c.multi1(ctx, table, muts, pending)
+		if len(failed) == 0 {
+			return nil
+		}
+		pending = failed
+		if deadline.IsZero() {
+			deadline = c.deadline(ctx)
+		}
+		if rerr := c.retry(ctx, err, reg, attempt, deadline); rerr != nil {
+			return fmt.Errorf("multi on %s: %d of %d mutations failed: %w", table, len(pending), len(muts), rerr)
+		}
+	}
+	return nil
+}
+
+type regionBatch struct {
+	reg  *region
+	idxs []int
+}
+
+type multiFailure struct {
+	idxs []int
+	err  error
+	reg  *region
+}
+
+// multi1 sends one round of pending mutations. It returns the indexes that
+// failed, and one representative error (the permanent one if any) with its
+// region; regions failing with relocation errors are already dropped.
+func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int) (failed []int, reg *region, err error) {
+	servers := make(map[string][]*regionBatch)
+	byRegion := make(map[*region]*regionBatch)
+	for _, i := range pending {
+		r, lerr := c.locate(ctx, table, muts[i].Row)
+		if lerr != nil {
+			failed = append(failed, i)
+			if err == nil || classify(lerr) == actFail {
+				err, reg = lerr, nil
+			}
+			continue
+		}
+		b := byRegion[r]
+		if b == nil {
+			b = &regionBatch{reg: r}
+			byRegion[r] = b
+			servers[r.addr] = append(servers[r.addr], b)
+		}
+		b.idxs = append(b.idxs, i)
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	var fails []multiFailure
+	for addr, batches := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := c.multiServer(ctx, addr, muts, batches)
+			mu.Lock()
+			fails = append(fails, f...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, f := range fails {
+		failed = append(failed, f.idxs...)
+		a := classify(f.err)
+		if f.reg != nil && (a == actRelocate || a == actReopen) {
+			c.cache.remove(f.reg)
+		}
+		if err == nil || a == actFail || (classify(err) != actFail && a == actReconnect) {
+			err, reg = f.err, f.reg
+		}
+	}
+	return failed, reg, err
+}
+
+// multiServer sends one MultiRequest with batches to addr and returns the
+// failures.
+func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, batches []*regionBatch) []multiFailure {
+	all := func(err error) []multiFailure {
+		f := make([]multiFailure, len(batches))
+		for i, b := range batches {
+			f[i] = multiFailure{idxs: b.idxs, err: err, reg: b.reg}
+		}
+		return f
+	}
+	rc, err := c.regionConn(ctx, addr)
+	if err != nil {
+		return all(err)
+	}
+	param := appendMultiRequest(nil, muts, batches)
+	cl, err := rc.call(ctx, "Multi", param, c.opts.RPCTimeout)
+	if err != nil {
+		return all(err)
+	}
+	var resp pb.MultiResponse
+	err = proto.Unmarshal(cl.resp.body, &resp)
+	cl.release()
+	if err != nil {
+		return all(fmt.Errorf("decode multi response from %s: %w", addr, err))
+	}
+	rars := resp.GetRegionActionResult()
+	if len(rars) != len(batches) {
+		return all(fmt.Errorf("multi response from %s has %d region results for %d regions: %w", addr, len(rars), len(batches), errCorrupt))
+	}
+	var fails []multiFailure
+	for i, rar := range rars {
+		b := batches[i]
+		if ex := rar.GetException(); ex != nil {
+			fails = append(fails, multiFailure{idxs: b.idxs, err: pairError(ex), reg: b.reg})
+			continue
+		}
+		seen := 0
+		for _, roe := range rar.GetResultOrException() {
+			ex := roe.GetException()
+			pos := int(roe.GetIndex()) - 1
+			if pos < 0 || pos >= len(b.idxs) {
+				continue
+			}
+			seen++
+			if ex != nil {
+				fails = append(fails, multiFailure{idxs: []int{b.idxs[pos]}, err: pairError(ex), reg: b.reg})
+			}
+		}
+		if seen != len(b.idxs) {
+			fails = append(fails, multiFailure{idxs: b.idxs, err: fmt.Errorf("multi response from %s: %d results for %d actions: %w", addr, seen, len(b.idxs), errCorrupt), reg: b.reg})
+		}
+	}
+	return fails
+}
+
+// pairError turns a per-action or per-region exception into a RemoteError;
+// NameBytesPair carries no do_not_retry flag, so known permanent classes are
+// marked here.
+func pairError(p *pb.NameBytesPair) error {
+	re := &RemoteError{Class: p.GetName(), Message: string(p.GetValue())}
+	if a, ok := exceptionActions[re.Class]; ok && a == actFail {
+		re.DoNotRetry = true
+	}
+	return re
+}
+
+// appendMultiRequest encodes a MultiRequest with one RegionAction per batch;
+// action indexes are 1-based positions within the batch.
+func appendMultiRequest(b []byte, muts []Mutation, batches []*regionBatch) []byte {
+	for _, rb := range batches {
+		size := sizeBytesField(1, regionSpecSize(rb.reg.name))
+		for pos, i := range rb.idxs {
+			ms, _ := mutationSize(&muts[i])
+			size += sizeBytesField(3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, ms))
+		}
+		b = appendLen(b, 1, size)
+		b = appendRegionSpec(b, 1, rb.reg.name)
+		for pos, i := range rb.idxs {
+			ms, cv := mutationSize(&muts[i])
+			b = appendLen(b, 3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, ms))
+			b = appendVarintField(b, 1, uint64(pos+1))
+			b = appendLen(b, 2, ms)
+			b = appendMutation(b, &muts[i], cv)
+		}
+	}
+	return b
+}

@@ -1,0 +1,368 @@
+package hbclient
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Hand-written encoders and decoders for the messages on the per-operation
+// path (RPC framing, Get, Mutate, Scan, Multi requests; Result cells). They
+// append into caller-owned buffers and decode without copying, so a Get or
+// Put allocates nothing once the buffers have grown. Field numbers are those
+// of drivers/hbase/pb (hbase-wire.md §7); wire_test.go checks every encoder
+// against the generated code.
+
+// preamble is "HBas", RPC version 0, auth SIMPLE (hbase-wire.md §1.2).
+var preamble = []byte{'H', 'B', 'a', 's', 0, 0x50}
+
+// errCorrupt reports a frame that does not parse.
+var errCorrupt = errors.New("corrupt response frame")
+
+func tagSize(num protowire.Number) int { return protowire.SizeTag(num) }
+
+func sizeBytesField(num protowire.Number, n int) int {
+	return tagSize(num) + protowire.SizeBytes(n)
+}
+
+func sizeVarintField(num protowire.Number, v uint64) int {
+	return tagSize(num) + protowire.SizeVarint(v)
+}
+
+func appendBytesField(b []byte, num protowire.Number, v []byte) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendBytes(b, v)
+}
+
+func appendStringField(b []byte, num protowire.Number, v string) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendString(b, v)
+}
+
+func appendVarintField(b []byte, num protowire.Number, v uint64) []byte {
+	b = protowire.AppendTag(b, num, protowire.VarintType)
+	return protowire.AppendVarint(b, v)
+}
+
+// appendLen appends the tag of a length-delimited field and its length; the
+// caller appends exactly n bytes of content next.
+func appendLen(b []byte, num protowire.Number, n int) []byte {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return protowire.AppendVarint(b, uint64(n))
+}
+
+// appendRequestFrame appends one request frame (hbase-wire.md §2.1): 4-byte
+// big-endian total length, varint-delimited RequestHeader, varint-delimited
+// param. timeoutMs 0 leaves the header's timeout unset.
+func appendRequestFrame(b []byte, callID uint32, method string, timeoutMs uint32, param []byte) []byte {
+	hsize := sizeVarintField(1, uint64(callID)) + tagSize(3) + protowire.SizeBytes(len(method)) + 2
+	if timeoutMs > 0 {
+		hsize += sizeVarintField(7, uint64(timeoutMs))
+	}
+	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(param))
+	b = binary.BigEndian.AppendUint32(b, uint32(total))
+	b = protowire.AppendVarint(b, uint64(hsize))
+	b = appendVarintField(b, 1, uint64(callID))
+	b = appendStringField(b, 3, method)
+	b = appendVarintField(b, 4, 1) // request_param = true
+	if timeoutMs > 0 {
+		b = appendVarintField(b, 7, uint64(timeoutMs))
+	}
+	b = protowire.AppendVarint(b, uint64(len(param)))
+	return append(b, param...)
+}
+
+// appendConnectionHeader appends the preamble and the 4-byte-length-prefixed
+// ConnectionHeader for user and service, without a cell-block codec.
+func appendConnectionHeader(b []byte, user, service string) []byte {
+	ui := sizeBytesField(1, len(user))
+	size := sizeBytesField(1, ui) + sizeBytesField(2, len(service))
+	b = append(b, preamble...)
+	b = binary.BigEndian.AppendUint32(b, uint32(size))
+	b = appendLen(b, 1, ui)
+	b = appendStringField(b, 1, user)
+	return appendStringField(b, 2, service)
+}
+
+// responseFrame is a parsed response frame; its slices alias the frame buffer.
+type responseFrame struct {
+	callID    uint32
+	exception []byte // serialized ExceptionResponse, nil if none
+	body      []byte // serialized response param, nil with an exception
+}
+
+// parseResponseFrame parses the bytes after the 4-byte length (hbase-wire.md §2.2).
+func parseResponseFrame(f []byte) (responseFrame, error) {
+	var r responseFrame
+	h, n := protowire.ConsumeBytes(f)
+	if n < 0 {
+		return r, fmt.Errorf("response header: %w", errCorrupt)
+	}
+	f = f[n:]
+	hasID := false
+	for len(h) > 0 {
+		num, typ, n := protowire.ConsumeTag(h)
+		if n < 0 {
+			return r, fmt.Errorf("response header tag: %w", errCorrupt)
+		}
+		h = h[n:]
+		switch {
+		case num == 1 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(h)
+			if n < 0 {
+				return r, fmt.Errorf("response call id: %w", errCorrupt)
+			}
+			r.callID, hasID = uint32(v), true
+			h = h[n:]
+		case num == 2 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(h)
+			if n < 0 {
+				return r, fmt.Errorf("response exception: %w", errCorrupt)
+			}
+			r.exception = v
+			if r.exception == nil {
+				r.exception = []byte{}
+			}
+			h = h[n:]
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, h)
+			if n < 0 {
+				return r, fmt.Errorf("response header field %d: %w", num, errCorrupt)
+			}
+			h = h[n:]
+		}
+	}
+	if !hasID {
+		return r, fmt.Errorf("response without call id: %w", errCorrupt)
+	}
+	if r.exception != nil {
+		return r, nil
+	}
+	body, n := protowire.ConsumeBytes(f)
+	if n < 0 {
+		return r, fmt.Errorf("response body: %w", errCorrupt)
+	}
+	r.body = body
+	if r.body == nil {
+		r.body = []byte{}
+	}
+	return r, nil
+}
+
+// regionSpecSize is the size of RegionSpecifier{type: REGION_NAME, value: name}.
+func regionSpecSize(name []byte) int {
+	return sizeVarintField(1, 1) + sizeBytesField(2, len(name))
+}
+
+func appendRegionSpec(b []byte, num protowire.Number, name []byte) []byte {
+	b = appendLen(b, num, regionSpecSize(name))
+	b = appendVarintField(b, 1, 1)
+	return appendBytesField(b, 2, name)
+}
+
+func columnSize(family []byte, quals [][]byte) int {
+	n := sizeBytesField(1, len(family))
+	for _, q := range quals {
+		n += sizeBytesField(2, len(q))
+	}
+	return n
+}
+
+func appendColumn(b []byte, num protowire.Number, family []byte, quals [][]byte) []byte {
+	b = appendLen(b, num, columnSize(family, quals))
+	b = appendBytesField(b, 1, family)
+	for _, q := range quals {
+		b = appendBytesField(b, 2, q)
+	}
+	return b
+}
+
+// appendGetRequest appends a GetRequest for row in region, restricted to
+// family (all families if nil) and quals (the whole family if empty).
+func appendGetRequest(b []byte, region, row, family []byte, quals [][]byte) []byte {
+	gsize := sizeBytesField(1, len(row))
+	if family != nil {
+		gsize += sizeBytesField(2, columnSize(family, quals))
+	}
+	b = appendRegionSpec(b, 1, region)
+	b = appendLen(b, 2, gsize)
+	b = appendBytesField(b, 1, row)
+	if family != nil {
+		b = appendColumn(b, 2, family, quals)
+	}
+	return b
+}
+
+// qualifierValueSize is the size of one MutationProto.ColumnValue.QualifierValue.
+func qualifierValueSize(m *Mutation, i int) int {
+	n := sizeBytesField(1, len(m.Qualifiers[i]))
+	if m.Type == Delete {
+		return n + sizeVarintField(4, uint64(deleteMultipleVersions))
+	}
+	return n + sizeBytesField(2, len(m.Values[i]))
+}
+
+func columnValueSize(m *Mutation) int {
+	n := sizeBytesField(1, len(m.Family))
+	for i := range m.Qualifiers {
+		n += sizeBytesField(2, qualifierValueSize(m, i))
+	}
+	return n
+}
+
+// hasColumns reports whether m carries a ColumnValue (a Delete without
+// qualifiers deletes the whole row and carries none).
+func (m *Mutation) hasColumns() bool { return len(m.Qualifiers) > 0 }
+
+// mutationSize returns the size of m as a MutationProto and of its
+// ColumnValue (0 without columns).
+func mutationSize(m *Mutation) (total, cv int) {
+	total = sizeBytesField(1, len(m.Row)) + sizeVarintField(2, uint64(m.Type))
+	if m.hasColumns() {
+		cv = columnValueSize(m)
+		total += sizeBytesField(3, cv)
+	}
+	if m.Durability != UseDefault {
+		total += sizeVarintField(6, uint64(m.Durability))
+	}
+	return total, cv
+}
+
+// appendMutation appends m as the content of a MutationProto whose size,
+// from mutationSize, is cv for the ColumnValue.
+func appendMutation(b []byte, m *Mutation, cv int) []byte {
+	b = appendBytesField(b, 1, m.Row)
+	b = appendVarintField(b, 2, uint64(m.Type))
+	if m.hasColumns() {
+		b = appendLen(b, 3, cv)
+		b = appendBytesField(b, 1, m.Family)
+		for i, q := range m.Qualifiers {
+			b = appendLen(b, 2, qualifierValueSize(m, i))
+			b = appendBytesField(b, 1, q)
+			if m.Type == Delete {
+				b = appendVarintField(b, 4, uint64(deleteMultipleVersions))
+			} else {
+				b = appendBytesField(b, 2, m.Values[i])
+			}
+		}
+	}
+	if m.Durability != UseDefault {
+		b = appendVarintField(b, 6, uint64(m.Durability))
+	}
+	return b
+}
+
+// appendMutateRequest appends a MutateRequest carrying m for region.
+func appendMutateRequest(b []byte, region []byte, m *Mutation) []byte {
+	b = appendRegionSpec(b, 1, region)
+	size, cv := mutationSize(m)
+	b = appendLen(b, 2, size)
+	return appendMutation(b, m, cv)
+}
+
+// decode appends the cells of the serialized Result b to r, copying their
+// bytes into r's arena.
+func (r *Result) decode(b []byte) error {
+	if cap(r.arena)-len(r.arena) < len(b) {
+		n := 2 * cap(r.arena)
+		if n < len(b) {
+			n = len(b)
+		}
+		// Cells decoded so far keep pointing into the old arena.
+		r.arena = make([]byte, 0, n)
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return fmt.Errorf("result tag: %w", errCorrupt)
+		}
+		b = b[n:]
+		switch {
+		case num == 1 && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return fmt.Errorf("result cell: %w", errCorrupt)
+			}
+			if err := r.decodeCell(v); err != nil {
+				return err
+			}
+			b = b[n:]
+		case num == 5 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return fmt.Errorf("result partial flag: %w", errCorrupt)
+			}
+			r.Partial = v != 0
+			b = b[n:]
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return fmt.Errorf("result field %d: %w", num, errCorrupt)
+			}
+			b = b[n:]
+		}
+	}
+	return nil
+}
+
+func (r *Result) keep(v []byte) []byte {
+	s := len(r.arena)
+	r.arena = append(r.arena, v...)
+	return r.arena[s:len(r.arena):len(r.arena)]
+}
+
+func (r *Result) decodeCell(b []byte) error {
+	if len(r.Cells) < cap(r.Cells) {
+		r.Cells = r.Cells[:len(r.Cells)+1]
+		r.Cells[len(r.Cells)-1] = Cell{}
+	} else {
+		r.Cells = append(r.Cells, Cell{})
+	}
+	c := &r.Cells[len(r.Cells)-1]
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return fmt.Errorf("cell tag: %w", errCorrupt)
+		}
+		b = b[n:]
+		if typ == protowire.BytesType && num >= 1 && num <= 6 {
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return fmt.Errorf("cell field %d: %w", num, errCorrupt)
+			}
+			b = b[n:]
+			switch num {
+			case 1:
+				c.Row = r.keep(v)
+			case 2:
+				c.Family = r.keep(v)
+			case 3:
+				c.Qualifier = r.keep(v)
+			case 6:
+				c.Value = r.keep(v)
+			}
+			continue
+		}
+		if typ == protowire.VarintType && (num == 4 || num == 5) {
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return fmt.Errorf("cell field %d: %w", num, errCorrupt)
+			}
+			b = b[n:]
+			if num == 4 {
+				c.Timestamp = v
+			} else {
+				c.Type = CellType(v)
+			}
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return fmt.Errorf("cell field %d: %w", num, errCorrupt)
+		}
+		b = b[n:]
+	}
+	return nil
+}
