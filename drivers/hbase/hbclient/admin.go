@@ -210,7 +210,7 @@ func (c *Client) Regions(ctx context.Context, table string) (int, error) {
 	req := &pb.ScanRequest{
 		Region: &pb.RegionSpecifier{Type: pb.RegionSpecifier_REGION_NAME.Enum(), Value: metaRegionName},
 		Scan: &pb.Scan{
-			Column:   []*pb.Column{{Family: []byte("info")}},
+			Column: []*pb.Column{{Family: []byte("info")}},
 			// hbase:meta sorts with its own comparator (table, start key,
 			// id); these are the Java client's bounds for one table.
 			StartRow: []byte(table + ",,"),

@@ -3,7 +3,6 @@
 package hbclient
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -117,7 +116,7 @@ func TestIntegrationScanAcrossRegions(t *testing.T) {
 		t.Fatalf("multi put of 12 rows over 4 regions: %v", err)
 	}
 	for _, tc := range []struct {
-		start, stop string
+		start, stop    string
 		limit, caching int
 		want           []string
 	}{
@@ -192,5 +191,4 @@ func TestIntegrationAdmin(t *testing.T) {
 	if err := c.Get(ctx, table+"_missing", []byte("x"), nil, nil, &res); !errors.Is(err, ErrTableNotFound) {
 		t.Fatalf("Get on a missing table: %v; want ErrTableNotFound", err)
 	}
-	_ = bytes.Equal
 }
