@@ -26,9 +26,9 @@ var aliases = map[string]string{
 // the same name up to case and the separators '.', '_' and '-'; a known alias
 // ("threads" -> "threadcount"); the smallest Damerau-Levenshtein distance
 // (adjacent transpositions count 1) within 1 edit for names of up to 4
-// characters, 2 up to 8, 3 beyond; and a candidate that starts with name
-// (less a plural "s") or contains it, for names of 4 characters or more,
-// the shortest such one. Ties go to the candidate listed first.
+// characters, 2 up to 8, 3 beyond; and the shortest candidate that starts
+// with name less a plural "s" (names of 4 characters or more) or contains
+// name (6 or more). Ties go to the candidate listed first.
 func Nearest(name string, candidates []string) string {
 	if name == "" || len(candidates) == 0 {
 		return ""
@@ -70,7 +70,7 @@ func Nearest(name string, candidates []string) string {
 	stem := strings.TrimSuffix(lower, "s")
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		if (strings.HasPrefix(lc, stem) || strings.Contains(lc, lower)) && (best == "" || len(c) < len(best)) {
+		if (strings.HasPrefix(lc, stem) || n >= 6 && strings.Contains(lc, lower)) && (best == "" || len(c) < len(best)) {
 			best = c
 		}
 	}

@@ -33,6 +33,8 @@ func TestNearest(t *testing.T) {
 		{"fieldlengthdist", "fieldlengthdistribution"}, // prefix
 		{"dv", "db"},
 		{"xyz", ""},
+		{"count", ""}, // too short to guess which *count
+		{"fiel", "fieldcount"},
 		{"completelyunrelated", ""},
 		{"", ""},
 	}
