@@ -13,7 +13,7 @@ func TestZetaApprox(t *testing.T) {
 	worst := 0.0
 	for _, theta := range []float64{0.01, 0.5, 0.8, 0.99, 0.999} {
 		exact, prev := 0.0, int64(0)
-		for _, n := range []int64{1, 2, 59, 60, 61, 1000, 5000, 123_457, 300_000} {
+		for _, n := range []int64{1, 2, 59, 60, 61, 1000, 5000, 100_003} {
 			exact, prev = zetaFrom(prev, n, theta, exact), n
 			approx := ZetaApprox(n, theta)
 			worst = max(worst, math.Abs(approx-exact)/exact)
