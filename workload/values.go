@@ -1,0 +1,64 @@
+package workload
+
+import (
+	"math/rand/v2"
+	"strconv"
+)
+
+// appendRandomValue appends n bytes generated as Java YCSB's
+// RandomByteIterator does: six bytes from each random 32-bit int, byte k
+// being ((b >> 5k) & mask_k) + ' ' with masks 31, 63, 95, 31, 63, 95. The
+// bytes are mostly printable ASCII and deliberately not uniform, so that
+// compressing stores see the same data as under Java YCSB.
+//
+// Unlike Java, the value is generated before the timed call (Java generates
+// it lazily inside the binding call, inside the measured latency).
+func appendRandomValue(dst []byte, r *rand.Rand, n int) []byte {
+	for n > 0 {
+		b := r.Uint32()
+		k := 6
+		if n < k {
+			k = n
+		}
+		for i := 0; i < k; i++ {
+			var mask uint32
+			switch i % 3 {
+			case 0:
+				mask = 31
+			case 1:
+				mask = 63
+			default:
+				mask = 95
+			}
+			dst = append(dst, byte((b>>(5*uint(i)))&mask)+' ')
+		}
+		n -= k
+	}
+	return dst
+}
+
+// appendIntegrityValue appends the deterministic value of (key, field) of
+// length n that Java YCSB's dataintegrity mode writes: key + ":" + field,
+// then ":" + Java String.hashCode of everything built so far, repeated until
+// at least n bytes, cut to n.
+func appendIntegrityValue(dst []byte, key []byte, field string, n int) []byte {
+	start := len(dst)
+	var h int32
+	add := func(b []byte) {
+		for _, c := range b {
+			h = 31*h + int32(c)
+		}
+	}
+	dst = append(dst, key...)
+	dst = append(dst, ':')
+	dst = append(dst, field...)
+	add(dst[start:])
+	for len(dst)-start < n {
+		hash := h // hashCode of the string built so far
+		mark := len(dst)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(hash), 10)
+		add(dst[mark:])
+	}
+	return dst[:start+n]
+}
