@@ -161,8 +161,8 @@ func appendHdrBlock(lines []Line, s *Snapshot, name string, ser *Series, pcts []
 		Line{name, "MinLatency(us)", Int(minV)},
 		Line{name, "MaxLatency(us)", Int(ser.Max())},
 	)
-	for _, p := range pcts {
-		lines = append(lines, Line{name, ordinal(p) + "PercentileLatency(us)", Int(ser.Percentile(p))})
+	for i, v := range ser.Percentiles(pcts) {
+		lines = append(lines, Line{name, ordinal(pcts[i]) + "PercentileLatency(us)", Int(v)})
 	}
 	return appendReturnLines(lines, s, name, ser)
 }

@@ -98,13 +98,50 @@ func (s *Series) Mean() (float64, bool) {
 }
 
 // Percentile returns the histogram value at percentile p (0-100) in
-// microseconds: the highest value equivalent to the sample at that rank, as
-// Java's getValueAtPercentile. It is 0 when there are no samples.
+// microseconds, computed as Java's HdrHistogram 2.1.12 (used by YCSB
+// master) does: the highest value equivalent to the sample of rank
+// ⌈p/100 × count⌉ (with p lowered by one ulp), or the lowest equivalent
+// value for p = 0. It is 0 when there are no samples. hdrhistogram-go's
+// ValueAtPercentile rounds the rank to nearest instead, which can differ.
 func (s *Series) Percentile(p float64) int64 {
-	if s.Count() == 0 {
-		return 0
+	return s.Percentiles([]float64{p})[0]
+}
+
+// Percentiles returns [Series.Percentile] for each of ps in one pass.
+func (s *Series) Percentiles(ps []float64) []int64 {
+	out := make([]int64, len(ps))
+	n := s.Count()
+	if n == 0 {
+		return out
 	}
-	return s.Hist.ValueAtPercentile(p)
+	ranks := make([]int64, len(ps))
+	for i, p := range ps {
+		req := math.Min(math.Max(math.Nextafter(p, math.Inf(-1)), 0), 100)
+		ranks[i] = max(javaLong(math.Ceil(req/100*float64(n))), 1)
+	}
+	done := 0
+	var cum int64
+	for _, b := range s.Hist.Distribution() {
+		if b.Count == 0 {
+			continue
+		}
+		cum += b.Count
+		for i, r := range ranks {
+			if r > 0 && cum >= r {
+				if ps[i] == 0 {
+					out[i] = b.From
+				} else {
+					out[i] = b.To
+				}
+				ranks[i] = 0
+				done++
+			}
+		}
+		if done == len(ps) {
+			break
+		}
+	}
+	return out
 }
 
 // Min and Max return the histogram's extremes (bucket-equivalent values, as

@@ -142,15 +142,17 @@ func summary(t Type, name string, s *Series) string {
 	b.WriteString("[")
 	b.WriteString(name)
 	fmt.Fprintf(&b, ": Count=%d, Max=%d, Min=%d, Avg=%s", s.Count(), s.Max(), s.Min(), formatDecimal2(mean))
-	for _, p := range [...]struct {
-		label string
-		p     float64
-	}{{"50", 50}, {"90", 90}, {"99", 99}, {"99.9", 99.9}, {"99.99", 99.99}} {
-		fmt.Fprintf(&b, ", %s=%d", p.label, s.Percentile(p.p))
+	for i, v := range s.Percentiles(statusPercentiles) {
+		fmt.Fprintf(&b, ", %s=%d", statusLabels[i], v)
 	}
 	b.WriteString("]")
 	return b.String()
 }
+
+var (
+	statusPercentiles = []float64{50, 90, 99, 99.9, 99.99}
+	statusLabels      = []string{"50", "90", "99", "99.9", "99.99"}
+)
 
 // seenOrder is mapOrder restricted to the series in Seen, whether or not
 // they are active in this snapshot.
