@@ -31,6 +31,7 @@ type rpcConn struct {
 	nextID  atomic.Uint32
 
 	writeTimeout time.Duration
+	deadlineSet  time.Time // when the write deadline was last moved; under wmu
 }
 
 // call is one in-flight RPC. Calls are pooled; each owns a reusable timer.
@@ -181,20 +182,30 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 	c.pending[id] = cl
 	c.mu.Unlock()
 
-	var toMs uint32
+	// The server is told the smaller of the RPC timeout and the context's
+	// remaining time; the timer only runs when the RPC timeout is the
+	// smaller one (otherwise ctx.Done fires first).
+	serverTimeout := timeout
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); d > 0 && (timeout == 0 || d < timeout) {
-			timeout = d
+			serverTimeout, timeout = d, 0
 		}
 	}
-	if timeout > 0 {
-		toMs = uint32(min(timeout.Milliseconds()+1, 1<<31))
+	var toMs uint32
+	if serverTimeout > 0 {
+		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
 	fb := getFrame(0)
 	*fb = appendRequestFrame((*fb)[:0], id, method, toMs, param)
 	c.wmu.Lock()
 	if c.writeTimeout > 0 {
-		_ = c.nc.SetWriteDeadline(time.Now().Add(c.writeTimeout))
+		// Refresh the write deadline only when a quarter of it has passed:
+		// a write then never waits longer than writeTimeout, and most
+		// writes skip the call.
+		if now := time.Now(); now.Sub(c.deadlineSet) > c.writeTimeout/4 {
+			_ = c.nc.SetWriteDeadline(now.Add(c.writeTimeout))
+			c.deadlineSet = now
+		}
 	}
 	_, werr := c.nc.Write(*fb)
 	c.wmu.Unlock()

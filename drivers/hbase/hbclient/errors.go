@@ -130,6 +130,14 @@ var exceptionActions = map[string]action{
 
 // classify maps an error to what the retry loop should do (hbase-wire.md §5).
 func classify(err error) action {
+	switch {
+	case errors.Is(err, errTimeout):
+		return actRelocate
+	case errors.Is(err, ErrConnection):
+		return actReconnect
+	case errors.Is(err, errRegionNotReady):
+		return actRelocate
+	}
 	var re *RemoteError
 	if errors.As(err, &re) {
 		if a, ok := exceptionActions[re.Class]; ok {
@@ -141,14 +149,6 @@ func classify(err error) action {
 		if re.DoNotRetry {
 			return actFail
 		}
-		return actRelocate
-	}
-	switch {
-	case errors.Is(err, errTimeout):
-		return actRelocate
-	case errors.Is(err, ErrConnection):
-		return actReconnect
-	case errors.Is(err, errRegionNotReady):
 		return actRelocate
 	}
 	return actFail

@@ -1,0 +1,231 @@
+package hbclient
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+// getBody is a serialized GetResponse with two cells of row r1.
+var getBody = func() []byte {
+	b, _ := proto.Marshal(&pb.GetResponse{Result: &pb.Result{Cell: []*pb.Cell{
+		pbCell("r1", "f", "field0", strings.Repeat("v", 100), 1), pbCell("r1", "f", "field1", strings.Repeat("w", 100), 1)}}})
+	return b
+}()
+
+// fakeClient returns a client whose every dial reaches a fake server running
+// handle, with table t's single region cached at fake:1.
+func fakeClient(t testing.TB, handle func(s *fakeServer, id uint32, method, param []byte)) *Client {
+	dial, _ := fakeDialer(t, handle)
+	c := New(Options{Dial: dial, OperationTimeout: 5 * time.Second, RetryPause: time.Millisecond})
+	c.cache.put(&region{table: "t", name: []byte("t,,1.a."), addr: "fake:1"})
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func echoHandler(s *fakeServer, id uint32, method, param []byte) {
+	switch string(method) {
+	case "Get":
+		s.reply(id, getBody)
+	default:
+		s.reply(id, nil)
+	}
+}
+
+func TestClientGetMutate(t *testing.T) {
+	c := fakeClient(t, echoHandler)
+	ctx := context.Background()
+	var res Result
+	if err := c.Get(ctx, "t", []byte("r1"), []byte("f"), nil, &res); err != nil || len(res.Cells) != 2 || string(res.Cells[1].Qualifier) != "field1" {
+		t.Fatalf("Get: %v, cells %+v", err, res.Cells)
+	}
+	m := Mutation{Row: []byte("r1"), Type: Put, Family: []byte("f"), Qualifiers: bs("a"), Values: bs("1")}
+	if err := c.Mutate(ctx, "t", &m); err != nil {
+		t.Fatalf("Mutate: %v", err)
+	}
+	for _, bad := range []Mutation{
+		{Type: Put, Family: []byte("f"), Qualifiers: bs("a"), Values: bs("1")},
+		{Row: []byte("r"), Type: Put, Family: []byte("f")},
+		{Row: []byte("r"), Type: Put, Family: []byte("f"), Qualifiers: bs("a", "b"), Values: bs("1")},
+		{Row: []byte("r"), Type: 9},
+		{Row: []byte("r"), Type: Put, Qualifiers: bs("a"), Values: bs("1")},
+	} {
+		if err := c.Mutate(ctx, "t", &bad); err == nil {
+			t.Errorf("Mutate(%+v) accepted", bad)
+		}
+	}
+}
+
+// TestClientHotPathAllocs: Get and Mutate allocate nothing in steady state
+// (client, connection and the fake server together).
+func TestClientHotPathAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	c := fakeClient(t, echoHandler)
+	ctx := context.Background()
+	var res Result
+	row, fam := []byte("r1"), []byte("f")
+	quals := bs("field0", "field1")
+	m := Mutation{Row: row, Type: Put, Family: fam, Qualifiers: quals, Values: bs(strings.Repeat("x", 100), strings.Repeat("y", 100))}
+	for i := 0; i < 100; i++ { // warm pools and buffers
+		_ = c.Get(ctx, "t", row, fam, quals, &res)
+		_ = c.Mutate(ctx, "t", &m)
+	}
+	if n := testing.AllocsPerRun(500, func() {
+		if err := c.Get(ctx, "t", row, fam, quals, &res); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 0 {
+		t.Errorf("Get allocates %.2f times per call, want 0", n)
+	}
+	if n := testing.AllocsPerRun(500, func() {
+		if err := c.Mutate(ctx, "t", &m); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 0 {
+		t.Errorf("Mutate allocates %.2f times per call, want 0", n)
+	}
+}
+
+func BenchmarkClientGetFake(b *testing.B) {
+	c := fakeClient(b, echoHandler)
+	ctx := context.Background()
+	var res Result
+	row, fam := []byte("r1"), []byte("f")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Get(ctx, "t", row, fam, nil, &res); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkClientMutateFake(b *testing.B) {
+	c := fakeClient(b, echoHandler)
+	ctx := context.Background()
+	m := Mutation{Row: []byte("r1"), Type: Put, Family: []byte("f"), Qualifiers: bs("field0", "field1"), Values: bs(strings.Repeat("x", 100), strings.Repeat("y", 100))}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Mutate(ctx, "t", &m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// metaRowResult is an hbase:meta row for a region of table [start, end) at server.
+func metaRowResult(table, start, end, server string) *pb.Result {
+	ri, _ := proto.Marshal(&pb.RegionInfo{RegionId: proto.Uint64(1), TableName: tableName(table), StartKey: []byte(start), EndKey: []byte(end)})
+	name := table + "," + start + ",1.x."
+	return &pb.Result{Cell: []*pb.Cell{
+		pbCell(name, "info", "regioninfo", "PBUF"+string(ri), 1),
+		pbCell(name, "info", "server", server, 1),
+	}}
+}
+
+// TestClientRelocates: NotServingRegion drops the cached region; the client
+// re-reads hbase:meta, finds the region's new server and retries there.
+func TestClientRelocates(t *testing.T) {
+	var gets, metaScans atomic.Int32
+	var lastMetaStart atomic.Value
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+		switch string(method) {
+		case "Get":
+			if gets.Add(1) == 1 {
+				s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "NotServingRegionException")})
+				return
+			}
+			s.reply(id, getBody)
+		case "Scan":
+			metaScans.Add(1)
+			var req pb.ScanRequest
+			_ = proto.Unmarshal(param, &req)
+			lastMetaStart.Store(string(req.GetScan().GetStartRow()))
+			s.replyMsg(id, &pb.ScanResponse{Results: []*pb.Result{
+				metaRowResult("t", "m", "", "fake:2"), metaRowResult("t", "", "m", "fake:2"),
+			}, MoreResults: proto.Bool(false)})
+		}
+	})
+	c.metaAddr = "fake:meta"
+	var res Result
+	if err := c.Get(context.Background(), "t", []byte("r1"), nil, nil, &res); err != nil || len(res.Cells) != 2 {
+		t.Fatalf("Get after NotServingRegion: %v", err)
+	}
+	if gets.Load() != 2 || metaScans.Load() != 1 || lastMetaStart.Load() != "t,r1,99999999999999" {
+		t.Errorf("gets %d, meta scans %d (start %v); want 2, 1, t,r1,99999999999999", gets.Load(), metaScans.Load(), lastMetaStart.Load())
+	}
+	if r := c.cache.get("t", []byte("a")); r == nil || r.addr != "fake:2" || string(r.end) != "m" {
+		t.Errorf("prefetched region for row a: %+v; want [,m) at fake:2", r)
+	}
+	// A table meta does not know is permanent.
+	if err := c.Get(context.Background(), "other", []byte("r1"), nil, nil, &res); !errors.Is(err, ErrTableNotFound) {
+		t.Errorf("Get on a table meta lacks: %v; want ErrTableNotFound", err)
+	}
+}
+
+// TestClientMultiRetriesFailedActions: one action fails with a retryable
+// exception and is resent alone; a permanent one fails the call.
+func TestClientMultiRetriesFailedActions(t *testing.T) {
+	var rounds atomic.Int32
+	var sizes []int
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+		var req pb.MultiRequest
+		if err := proto.Unmarshal(param, &req); err != nil {
+			t.Errorf("multi request: %v", err)
+		}
+		round := rounds.Add(1)
+		ra := req.GetRegionAction()[0]
+		sizes = append(sizes, len(ra.GetAction()))
+		rar := &pb.RegionActionResult{}
+		for _, a := range ra.GetAction() {
+			roe := &pb.ResultOrException{Index: proto.Uint32(a.GetIndex()), Result: &pb.Result{}}
+			row := string(a.GetMutation().GetRow())
+			if round == 1 && row == "b" {
+				roe = &pb.ResultOrException{Index: proto.Uint32(a.GetIndex()), Exception: &pb.NameBytesPair{Name: proto.String(pkg + "RegionTooBusyException")}}
+			}
+			if row == "bad" {
+				roe = &pb.ResultOrException{Index: proto.Uint32(a.GetIndex()), Exception: &pb.NameBytesPair{Name: proto.String(pkg + "regionserver.NoSuchColumnFamilyException"), Value: []byte("no family x")}}
+			}
+			rar.ResultOrException = append(rar.ResultOrException, roe)
+		}
+		s.replyMsg(id, &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
+	})
+	muts := []Mutation{
+		{Row: []byte("a"), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("1")},
+		{Row: []byte("b"), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("2")},
+		{Row: []byte("c"), Type: Delete},
+	}
+	if err := c.Multi(context.Background(), "t", muts); err != nil {
+		t.Fatalf("Multi: %v", err)
+	}
+	if len(sizes) != 2 || sizes[0] != 3 || sizes[1] != 1 {
+		t.Errorf("actions per round %v; want [3 1]", sizes)
+	}
+	muts[2].Row = []byte("bad")
+	err := c.Multi(context.Background(), "t", muts)
+	var re *RemoteError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "1 of 3 mutations failed") || !strings.Contains(err.Error(), "no family x") {
+		t.Errorf("Multi with a permanent failure: %v", err)
+	}
+}
+
+func TestClientGivesUpAtDeadline(t *testing.T) {
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+		s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "RegionTooBusyException")})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	var res Result
+	err := c.Get(ctx, "t", []byte("r"), nil, nil, &res)
+	if err == nil || !strings.Contains(err.Error(), "RegionTooBusyException") || time.Since(start) > 2*time.Second {
+		t.Fatalf("Get against a busy region: %v after %v; want RegionTooBusy within the 200ms deadline (+slack)", err, time.Since(start))
+	}
+}

@@ -1,0 +1,160 @@
+package hbclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+func dialFake(t *testing.T, handle func(s *fakeServer, id uint32, method, param []byte)) (*rpcConn, func() []*fakeServer) {
+	t.Helper()
+	dial, servers := fakeDialer(t, handle)
+	c, err := dialConn(context.Background(), dial, "fake:1", "ClientService", "tester", time.Second)
+	if err != nil {
+		t.Fatalf("dial fake: %v", err)
+	}
+	t.Cleanup(c.close)
+	return c, servers
+}
+
+// TestConnDispatchOutOfOrder sends concurrent calls that the server answers
+// in reverse order; each caller must get the answer to its own param.
+func TestConnDispatchOutOfOrder(t *testing.T) {
+	const n = 8
+	var mu sync.Mutex
+	type req struct {
+		id    uint32
+		param []byte
+	}
+	var held []req
+	c, _ := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+		mu.Lock()
+		held = append(held, req{id, append([]byte(nil), param...)})
+		if len(held) < n {
+			mu.Unlock()
+			return
+		}
+		all := held
+		mu.Unlock()
+		for i := len(all) - 1; i >= 0; i-- {
+			s.reply(all[i].id, append([]byte("echo:"), all[i].param...))
+		}
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := fmt.Sprintf("p%d", i)
+			cl, err := c.call(context.Background(), "Get", []byte(p), 5*time.Second)
+			if err != nil {
+				errs <- fmt.Errorf("call %s: %v", p, err)
+				return
+			}
+			if got := string(cl.resp.body); got != "echo:"+p {
+				errs <- fmt.Errorf("call %s got %q", p, got)
+			}
+			cl.release()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestConnExceptionAndDeadConnection(t *testing.T) {
+	c, servers := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+		switch string(method) {
+		case "Moved":
+			s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "exceptions.RegionMovedException"),
+				StackTrace: proto.String("moved\n\tat x"), Hostname: proto.String("h2"), Port: proto.Int32(16020)})
+		case "Fatal":
+			s.replyException(0xFFFFFFFF, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "ipc.FatalConnectionException")})
+		}
+		// Anything else stays unanswered.
+	})
+	_, err := c.call(context.Background(), "Moved", nil, time.Second)
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Host != "h2" || re.Port != 16020 || re.Error() != pkg+"exceptions.RegionMovedException: moved" || classify(err) != actRelocate {
+		t.Fatalf("RegionMoved call: %v (%+v); want RemoteError with h2:16020, relocate", err, re)
+	}
+	if servers()[0].service != "ClientService" {
+		t.Errorf("server saw service %q", servers()[0].service)
+	}
+	// Two calls wait; a call-id -1 response kills the connection and both fail.
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.call(context.Background(), "Hang", nil, 10*time.Second)
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	if _, err := c.call(context.Background(), "Fatal", nil, 10*time.Second); !errors.Is(err, ErrConnection) {
+		t.Errorf("call answered with call id -1: %v; want ErrConnection", err)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if !errors.Is(err, ErrConnection) || classify(err) != actReconnect {
+			t.Errorf("pending call %d on the killed connection: %v; want ErrConnection", i, err)
+		}
+	}
+	if c.alive() {
+		t.Errorf("connection still alive after a fatal error")
+	}
+	if _, err := c.call(context.Background(), "Get", nil, time.Second); !errors.Is(err, ErrConnection) {
+		t.Errorf("call on a dead connection: %v; want ErrConnection", err)
+	}
+}
+
+// TestConnTimeouts: a call gives up at its context deadline or RPC timeout;
+// the late answer is dropped and the connection keeps working.
+func TestConnTimeouts(t *testing.T) {
+	var mu sync.Mutex
+	var late []uint32
+	c, _ := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+		if string(method) == "Slow" {
+			mu.Lock()
+			late = append(late, id)
+			mu.Unlock()
+			return
+		}
+		mu.Lock()
+		for _, l := range late {
+			s.reply(l, []byte("late"))
+		}
+		late = nil
+		mu.Unlock()
+		s.reply(id, []byte("fast"))
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := c.call(ctx, "Slow", nil, 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("slow call with a 30ms context: %v; want DeadlineExceeded", err)
+	}
+	if _, err := c.call(context.Background(), "Slow", nil, 30*time.Millisecond); !errors.Is(err, errTimeout) || classify(err) != actRelocate {
+		t.Errorf("slow call with a 30ms RPC timeout: %v; want errTimeout", err)
+	}
+	for i := 0; i < 3; i++ {
+		cl, err := c.call(context.Background(), "Fast", nil, time.Second)
+		if err != nil || string(cl.resp.body) != "fast" {
+			t.Fatalf("call %d after timeouts: %v", i, err)
+		}
+		cl.release()
+	}
+	if !c.alive() {
+		t.Errorf("timeouts killed the connection")
+	}
+}

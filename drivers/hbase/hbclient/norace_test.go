@@ -1,0 +1,5 @@
+//go:build !race
+
+package hbclient
+
+const raceEnabled = false

@@ -1,0 +1,148 @@
+package hbclient
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+func reg(start, end, addr string) *region {
+	return &region{table: "t", name: []byte("t," + start + ",1."), start: []byte(start), end: []byte(end), addr: addr}
+}
+
+func TestRegionCache(t *testing.T) {
+	rc := newRegionCache()
+	a, b, c := reg("", "g", "s1"), reg("g", "p", "s1"), reg("p", "", "s2")
+	for _, r := range []*region{c, a, b} {
+		rc.put(r)
+	}
+	for _, tc := range []struct {
+		row  string
+		want *region
+	}{{"", a}, {"a", a}, {"f\xff", a}, {"g", b}, {"o", b}, {"p", c}, {"zzz", c}} {
+		if got := rc.get("t", []byte(tc.row)); got != tc.want {
+			t.Errorf("get(%q) = %+v, want %+v", tc.row, got, tc.want)
+		}
+	}
+	if rc.get("other", []byte("a")) != nil {
+		t.Errorf("get on an uncached table found a region")
+	}
+	// A split of b replaces it; rows of the daughters find them.
+	b1, b2 := reg("g", "k", "s2"), reg("k", "p", "s2")
+	rc.put(b1)
+	if got := rc.get("t", []byte("m")); got != nil {
+		t.Errorf("after caching daughter [g,k), row m = %+v; want nil (b evicted)", got)
+	}
+	rc.put(b2)
+	if rc.get("t", []byte("h")) != b1 || rc.get("t", []byte("m")) != b2 || rc.get("t", []byte("a")) != a {
+		t.Errorf("daughters not found after split")
+	}
+	rc.remove(b) // no longer cached: nothing changes
+	if rc.get("t", []byte("m")) != b2 {
+		t.Errorf("removing a stale entry dropped its replacement")
+	}
+	rc.removeServer("s2")
+	if rc.get("t", []byte("h")) != nil || rc.get("t", []byte("zz")) != nil || rc.get("t", []byte("a")) != a {
+		t.Errorf("removeServer(s2) left s2's regions or dropped s1's")
+	}
+	rc.remove(a)
+	if rc.get("t", []byte("a")) != nil {
+		t.Errorf("remove(a) left it cached")
+	}
+	rc.put(a)
+	rc.removeTable("t")
+	if rc.get("t", []byte("a")) != nil {
+		t.Errorf("removeTable left regions")
+	}
+}
+
+func znode(idLen int, msg proto.Message) []byte {
+	b := []byte{0xFF}
+	b = binary.BigEndian.AppendUint32(b, uint32(idLen))
+	b = append(b, make([]byte, idLen)...)
+	b = append(b, "PBUF"...)
+	m, _ := proto.Marshal(msg)
+	return append(b, m...)
+}
+
+func TestParseZNodes(t *testing.T) {
+	sn := &pb.ServerName{HostName: proto.String("rs1.example"), Port: proto.Uint32(16020), StartCode: proto.Uint64(5)}
+	addr, open, err := parseMetaZNode(znode(20, &pb.MetaRegionServer{Server: sn, State: pb.RegionStateState_OPEN.Enum()}))
+	if err != nil || addr != "rs1.example:16020" || !open {
+		t.Errorf("meta znode: %q %v %v", addr, open, err)
+	}
+	_, open, err = parseMetaZNode(znode(0, &pb.MetaRegionServer{Server: sn, State: pb.RegionStateState_OPENING.Enum()}))
+	if err != nil || open {
+		t.Errorf("meta znode in OPENING: open=%v %v; want not open", open, err)
+	}
+	noMeta, _ := proto.Marshal(&pb.Master{Master: sn})
+	if addr, err := parseMasterZNode(append([]byte("PBUF"), noMeta...)); err != nil || addr != "rs1.example:16020" {
+		t.Errorf("master znode without metadata prefix: %q %v", addr, err)
+	}
+	for _, bad := range [][]byte{nil, {0xFF, 0, 0}, {0xFF, 0, 0, 0, 9, 1}, []byte("XBUF\x0a\x00"), append([]byte{0xFF, 0, 0, 0, 0}, "PBUF\xff"...)} {
+		if _, _, err := parseMetaZNode(bad); err == nil {
+			t.Errorf("parseMetaZNode(% x) accepted", bad)
+		}
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want action
+	}{
+		{&RemoteError{Class: pkg + "NotServingRegionException"}, actRelocate},
+		{&RemoteError{Class: pkg + "exceptions.RegionOpeningException", DoNotRetry: false}, actRetry},
+		{&RemoteError{Class: pkg + "CallQueueTooBigException", Overloaded: true}, actRetry},
+		{&RemoteError{Class: pkg + "ipc.ServerNotRunningYetException"}, actReconnect},
+		{&RemoteError{Class: pkg + "UnknownScannerException", DoNotRetry: true}, actReopen},
+		{&RemoteError{Class: pkg + "TableNotFoundException", DoNotRetry: true}, actFail},
+		{&RemoteError{Class: "com.example.Unknown", DoNotRetry: true}, actFail},
+		{&RemoteError{Class: "com.example.Unknown"}, actRelocate},
+		{&RemoteError{Class: "java.io.IOException", Message: "x: Cannot append; log is closed"}, actRelocate},
+		{fmt.Errorf("dial: %w", ErrConnection), actReconnect},
+		{fmt.Errorf("get: %w: %w", errTimeout, ErrConnection), actRelocate},
+		{fmt.Errorf("hole: %w", errRegionNotReady), actRelocate},
+		{fmt.Errorf("t: %w", ErrTableNotFound), actFail},
+		{errors.New("other"), actFail},
+	} {
+		if got := classify(tc.err); got != tc.want {
+			t.Errorf("classify(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+	if !errors.Is(&RemoteError{Class: pkg + "TableExistsException"}, ErrTableExists) {
+		t.Errorf("TableExistsException is not ErrTableExists")
+	}
+	if e := (&RemoteError{Class: "C", Message: "m1\n\tat x"}); e.Error() != "C: m1" || !strings.HasPrefix((&RemoteError{Class: "C"}).Error(), "C") {
+		t.Errorf("RemoteError text %q", e.Error())
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	base := 100 * time.Millisecond
+	for _, tc := range []struct {
+		attempt    int
+		a          action
+		overloaded bool
+		want       time.Duration
+	}{
+		{0, actRelocate, false, 0},
+		{0, actRetry, false, 100 * time.Millisecond},
+		{1, actRelocate, false, 200 * time.Millisecond},
+		{4, actRetry, false, time.Second},
+		{4, actRetry, true, 3 * time.Second},
+		{50, actRetry, false, 20 * time.Second},
+	} {
+		got := backoff(base, tc.attempt, tc.a, tc.overloaded)
+		if got < tc.want || got > tc.want+tc.want/100 {
+			t.Errorf("backoff(attempt %d, action %d, overloaded %v) = %v, want %v (+1%% jitter)", tc.attempt, tc.a, tc.overloaded, got, tc.want)
+		}
+	}
+}
