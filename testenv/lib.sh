@@ -105,6 +105,27 @@ te_classpath() {
 	te_die "no version of $name resolved (tried: $versions)"
 }
 
+# te_javac NAME CLASSPATH SOURCE...: compile the testenv Java helpers with javac into
+# $TE_CACHE/classes/NAME-HASH (HASH of the sources and the classpath, so a changed
+# source or server version recompiles) and set TE_CLASSES to that directory.
+te_javac() {
+	local name=$1 cp=$2 h out
+	shift 2
+	h=$( (cat "$@"; echo "$cp") | sha1sum | cut -c1-10)
+	out=$TE_CACHE/classes/$name-$h
+	if [ ! -f "$out/.ok" ]; then
+		command -v "$TE_JAVAC" >/dev/null 2>&1 || te_die "javac not found (need a JDK 17, not only a JRE)"
+		rm -rf "$out"
+		mkdir -p "$out"
+		"$TE_JAVAC" -nowarn -encoding UTF-8 -d "$out" -cp "$cp" "$@" >"$out/javac.log" 2>&1 || {
+			cat "$out/javac.log" >&2
+			te_die "javac $name failed"
+		}
+		touch "$out/.ok"
+	fi
+	TE_CLASSES=$out
+}
+
 # te_port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
 te_port_open() {
 	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
