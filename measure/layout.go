@@ -16,8 +16,8 @@ import (
 // A series whose name starts with [IntendedPrefix] belongs to Java YCSB's
 // separate "intended" measurement map and is reported after all other series.
 type Layout struct {
-	Series []string
-	Codes  []string
+	Series []string `json:"series"`
+	Codes  []string `json:"codes"`
 }
 
 // IntendedPrefix marks the series that hold intended-start latencies

@@ -43,7 +43,7 @@ func workloadSnapshot(t *testing.T) (*Collector, []*Interval) {
 		Series: []string{"READ", "READ-FAILED", "UPDATE", "CLEANUP", "Intended-READ", "Intended-UPDATE"},
 		Codes:  []string{"OK", "ERROR", "NOT_FOUND"},
 	}
-	c := NewCollector(l, Options{Start: t0})
+	c := NewCollector(l, Options{Start: t0, KeepIntervals: true})
 	rng := rand.New(rand.NewPCG(1, 2))
 	recs := []*Recorder{c.NewRecorder(), c.NewRecorder()}
 	var ivs []*Interval

@@ -52,10 +52,10 @@ type Series struct {
 // Window is the sample count and exact latency sum of one series in one
 // interval.
 type Window struct {
-	Start     time.Time
-	End       time.Time
-	Count     int64
-	SumMicros int64
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end"`
+	Count     int64     `json:"count"`
+	SumMicros int64     `json:"sum_us"`
 }
 
 // Count returns the number of latency samples.

@@ -1,0 +1,174 @@
+package measure
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"time"
+)
+
+// ResultFormat names the version of the JSON result document; ReadResult
+// refuses other versions.
+const ResultFormat = "gobench-result/1"
+
+// Result is gobench's JSON result document: the effective configuration and
+// seed of a run, its time span and throughput, per-series totals with
+// percentiles and return codes, and the histograms in compressed form
+// (total and, if kept, per interval), so that results of several client
+// processes can be merged exactly later (see [Result.Total] and
+// [Snapshot.Merge]).
+type Result struct {
+	Format      string            `json:"format"`
+	Config      map[string]string `json:"config,omitempty"`
+	Seed        uint64            `json:"seed"`
+	Start       time.Time         `json:"start"`
+	End         time.Time         `json:"end"`
+	RunTimeMs   int64             `json:"runtime_ms"`
+	Ops         int64             `json:"ops"`
+	Throughput  float64           `json:"throughput_ops_per_sec"`
+	Percentiles []float64         `json:"percentiles"`
+	Layout      Layout            `json:"layout"`
+	// Seen lists the series names in the order they first appeared.
+	Seen []string `json:"seen,omitempty"`
+	// Series has one entry per series with samples or return codes.
+	Series    []SeriesResult   `json:"series"`
+	Intervals []IntervalRecord `json:"intervals,omitempty"`
+}
+
+// SeriesResult is one series of a [Result]: the exact data in the embedded
+// [SeriesRecord] plus a readable summary derived from it.
+type SeriesResult struct {
+	SeriesRecord
+	Operations int64 `json:"operations"`
+	// MeanMicros is the histogram mean as in the text report (0 when there
+	// are no samples).
+	MeanMicros  float64           `json:"mean_us"`
+	Percentiles []PercentileValue `json:"percentiles,omitempty"`
+	Windows     []Window          `json:"windows,omitempty"`
+}
+
+// PercentileValue is a latency percentile: Percentile in 0-100, Micros
+// as in the text report.
+type PercentileValue struct {
+	Percentile float64 `json:"p"`
+	Micros     int64   `json:"us"`
+}
+
+// ResultOptions carries what a [Result] holds besides the measurements.
+type ResultOptions struct {
+	Config  map[string]string
+	Seed    uint64
+	RunTime time.Duration
+	// Percentiles for the per-series summaries; nil means
+	// [DefaultPercentiles].
+	Percentiles []float64
+	// Intervals, typically [Collector.Intervals].
+	Intervals []IntervalRecord
+}
+
+// NewResult builds the result document for the total snapshot of a run.
+func NewResult(total *Snapshot, o ResultOptions) (*Result, error) {
+	pcts := o.Percentiles
+	if pcts == nil {
+		pcts = DefaultPercentiles
+	}
+	ms := o.RunTime.Milliseconds()
+	r := &Result{
+		Format: ResultFormat, Config: o.Config, Seed: o.Seed,
+		Start: total.Start.UTC(), End: total.End.UTC(), RunTimeMs: ms, Ops: total.Ops,
+		Throughput:  finiteOrZero(1000 * float64(total.Ops) / float64(ms)),
+		Percentiles: append([]float64(nil), pcts...),
+		Layout:      total.Layout.clone(),
+		Intervals:   o.Intervals,
+	}
+	for _, i := range total.Seen {
+		r.Seen = append(r.Seen, total.Layout.Series[i])
+	}
+	for i := range total.Series {
+		s := &total.Series[i]
+		if !s.Active() {
+			continue
+		}
+		h, err := EncodeHistogram(s.Hist)
+		if err != nil {
+			return nil, fmt.Errorf("result series %q: %w", total.Layout.Series[i], err)
+		}
+		rec := encodeSeries(total.Layout, i, s)
+		rec.Histogram = h
+		mean, _ := s.Mean()
+		sr := SeriesResult{SeriesRecord: rec, Operations: s.Count(), MeanMicros: mean}
+		if s.Count() > 0 {
+			for k, v := range s.Percentiles(pcts) {
+				sr.Percentiles = append(sr.Percentiles, PercentileValue{pcts[k], v})
+			}
+		}
+		for _, w := range s.Windows {
+			w.Start, w.End = w.Start.UTC(), w.End.UTC()
+			sr.Windows = append(sr.Windows, w)
+		}
+		r.Series = append(r.Series, sr)
+	}
+	return r, nil
+}
+
+func finiteOrZero(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// WriteResult writes r as indented JSON.
+func WriteResult(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("write result: %w", err)
+	}
+	return nil
+}
+
+// ReadResult reads a document written by [WriteResult]. It checks the
+// format version; the histograms are decoded by [Result.Total].
+func ReadResult(rd io.Reader) (*Result, error) {
+	var r Result
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("read result: %w", err)
+	}
+	if r.Format != ResultFormat {
+		return nil, fmt.Errorf("read result: format %q, want %q", r.Format, ResultFormat)
+	}
+	return &r, nil
+}
+
+// Total decodes the run's total snapshot.
+func (r *Result) Total() (*Snapshot, error) {
+	snap := NewSnapshot(r.Layout, r.Start, r.End)
+	snap.Ops = r.Ops
+	for k := range r.Series {
+		sr := &r.Series[k]
+		i := snap.addSeries(sr.Name)
+		if err := sr.decodeInto(snap, i); err != nil {
+			return nil, fmt.Errorf("result: %w", err)
+		}
+		snap.Series[i].Windows = append([]Window(nil), sr.Windows...)
+	}
+	for _, name := range r.Seen {
+		snap.Seen = append(snap.Seen, snap.addSeries(name))
+	}
+	return snap, nil
+}
+
+// IntervalSnapshots decodes the kept intervals, oldest first.
+func (r *Result) IntervalSnapshots() ([]*Snapshot, error) {
+	out := make([]*Snapshot, 0, len(r.Intervals))
+	for k := range r.Intervals {
+		s, err := r.Intervals[k].Snapshot(r.Layout)
+		if err != nil {
+			return nil, fmt.Errorf("result: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
