@@ -81,10 +81,12 @@ func Classify(err error) Status {
 	if err == nil {
 		return OK
 	}
-	var se *StatusError
-	switch {
-	case errors.As(err, &se):
+	// errors.AsType, unlike errors.As with a pointer, does not allocate:
+	// Classify runs on every failed operation.
+	if se, ok := errors.AsType[*StatusError](err); ok {
 		return se.Status
+	}
+	switch {
 	case errors.Is(err, ErrBatched):
 		return BatchedOK
 	case errors.Is(err, ErrNotFound):

@@ -13,7 +13,8 @@
 //     order, into the Conn's scratch space, then calls the callback.
 //   - insert replaces the whole record; update sets only the given fields and
 //     creates the record if it is missing (as HBase does).
-//   - delete removes the record; a missing key is NOT_FOUND.
+//   - delete removes the record; deleting a missing key is not an error
+//     (as in HBase).
 //
 // Every Conn of one [DB] shares its tables; a new DB is empty, and the data
 // is gone when the DB is closed or the process ends (a load in one gobench

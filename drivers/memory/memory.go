@@ -226,18 +226,16 @@ func (c *conn) write(tname string, key []byte, values *drivers.Record, replace b
 // the stack.
 const maxInline = 32
 
-// Delete removes key; a missing key is NOT_FOUND.
+// Delete removes key. Like HBase and pebble, deleting a missing key is not
+// an error.
 func (c *conn) Delete(_ context.Context, tname string, key []byte) error {
 	t := c.tableFor(tname, false)
 	if t == nil {
-		return notFound(tname, key)
+		return nil
 	}
 	t.mu.Lock()
-	ok := t.sl.delete(key)
+	t.sl.delete(key)
 	t.mu.Unlock()
-	if !ok {
-		return notFound(tname, key)
-	}
 	return nil
 }
 
