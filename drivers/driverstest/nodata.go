@@ -43,18 +43,18 @@ func (h *harness) noDataOps(t *testing.T, e *env, c drivers.Conn, key string) er
 	for _, fs := range []drivers.FieldSet{nil, {1, 2}} {
 		got := record("stale", 1)
 		if err := c.Read(ctx, e.table, k, fs, got); err != nil {
-			return fmt.Errorf("Read(%q, fields %v): %w", key, fs, err)
+			return fmt.Errorf("Read(%q, fields %s): %w", key, fieldsString(fs), err)
 		}
 		if got.Count() != 0 {
-			return fmt.Errorf("Read(%q, fields %v) returned %d fields, want none", key, fs, got.Count())
+			return fmt.Errorf("Read(%q, fields %s) returned %d fields, want none", key, fieldsString(fs), got.Count())
 		}
 		rows := 0
 		err := c.Scan(ctx, e.table, k, 10, fs, func([]byte, *drivers.Record) error { rows++; return nil })
 		if err != nil {
-			return fmt.Errorf("Scan(%q, fields %v): %w", key, fs, err)
+			return fmt.Errorf("Scan(%q, fields %s): %w", key, fieldsString(fs), err)
 		}
 		if rows != 0 {
-			return fmt.Errorf("Scan(%q, fields %v) visited %d records, want none", key, fs, rows)
+			return fmt.Errorf("Scan(%q, fields %s) visited %d records, want none", key, fieldsString(fs), rows)
 		}
 	}
 	if err := c.Delete(ctx, e.table, k); err != nil {

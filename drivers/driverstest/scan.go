@@ -59,7 +59,7 @@ func (e *env) scan(t *testing.T, start string, count int, fields drivers.FieldSe
 // expectScan scans and compares the visited keys with want.
 func (e *env) expectScan(t *testing.T, start string, count int, fields drivers.FieldSet, want []string) {
 	t.Helper()
-	e.eventually(t, fmt.Sprintf("Scan(start %q, count %d, fields %v)", start, count, fields), func() error {
+	e.eventually(t, fmt.Sprintf("Scan(start %q, count %d, fields %s)", start, count, fieldsString(fields)), func() error {
 		got, err := e.scan(t, start, count, fields)
 		if err != nil {
 			return err

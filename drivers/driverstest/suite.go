@@ -152,7 +152,7 @@ func (e *env) eventually(t *testing.T, what string, check func() error) {
 func (e *env) expectRecord(t *testing.T, c drivers.Conn, key string, fields drivers.FieldSet, want *drivers.Record) {
 	t.Helper()
 	got := drivers.NewRecord(NumFields)
-	e.eventually(t, fmt.Sprintf("Read(%q, fields %v)", key, fields), func() error {
+	e.eventually(t, fmt.Sprintf("Read(%q, fields %s)", key, fieldsString(fields)), func() error {
 		if err := c.Read(t.Context(), e.table, []byte(key), fields, got); err != nil {
 			return err
 		}
@@ -210,4 +210,12 @@ func subset(r *drivers.Record, fs drivers.FieldSet) *drivers.Record {
 		}
 	}
 	return out
+}
+
+// fieldsString renders a field set for messages: "all" for nil.
+func fieldsString(fs drivers.FieldSet) string {
+	if fs.All() {
+		return "all"
+	}
+	return fmt.Sprint([]int(fs))
 }
