@@ -197,7 +197,10 @@ func (c *conn) write(tname string, key []byte, values *drivers.Record, replace b
 			size += len(v)
 		}
 	}
-	buf := make([]byte, 0, size)
+	// The key shares the buffer; it is wasted only when the record exists.
+	buf := make([]byte, 0, len(key)+size)
+	buf = append(buf, key...)
+	stored := buf[:len(key):len(key)]
 	var vals [maxInline][]byte
 	copied := vals[:0]
 	if c.db.fields > maxInline {
@@ -213,7 +216,7 @@ func (c *conn) write(tname string, key []byte, values *drivers.Record, replace b
 		copied = append(copied, buf[len(buf)-len(v):len(buf):len(buf)])
 	}
 	t.mu.Lock()
-	n := t.sl.upsert(key, c.db.fields)
+	n := t.sl.upsert(stored, c.db.fields)
 	for i, v := range copied {
 		if v != nil || replace {
 			n.vals[i] = v

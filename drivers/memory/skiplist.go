@@ -65,8 +65,9 @@ func (s *skiplist) randomLevel() int {
 	return h
 }
 
-// upsert returns the node for key, inserting an empty one (with a private
-// copy of key and room for fields values) if it is missing.
+// upsert returns the node for key, inserting an empty one (holding key
+// itself, which the caller must not change afterwards, and room for fields
+// values) if it is missing.
 func (s *skiplist) upsert(key []byte, fields int) *node {
 	var prev [maxLevel]*node
 	if n := s.seek(key, &prev); n != nil && bytes.Equal(n.key, key) {
@@ -77,7 +78,7 @@ func (s *skiplist) upsert(key []byte, fields int) *node {
 		prev[l] = &s.head
 	}
 	s.level = max(s.level, h)
-	n := &node{key: append([]byte(nil), key...), vals: make([][]byte, fields), next: make([]*node, h)}
+	n := &node{key: key, vals: make([][]byte, fields), next: make([]*node, h)}
 	for l := range h {
 		n.next[l] = prev[l].next[l]
 		prev[l].next[l] = n
