@@ -14,6 +14,8 @@ for n in "${names[@]}"; do
 	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
 	esac
 done
+mkdir -p "$TE_RUN"
+te_lock
 for n in "${names[@]}"; do
 	"${n}_down"
 done

@@ -126,6 +126,15 @@ te_javac() {
 	TE_CLASSES=$out
 }
 
+# te_lock: serialise up.sh/down.sh runs on this machine (bounded wait, never hangs).
+te_lock() {
+	exec 9>"$TE_RUN/.lock"
+	if ! flock -n 9; then
+		te_log "another testenv up.sh/down.sh is running; waiting up to 600 s for it"
+		flock -w 600 9 || te_die "still locked after 600 s: $TE_RUN/.lock (held by another up.sh/down.sh)"
+	fi
+}
+
 # te_port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
 te_port_open() {
 	(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null

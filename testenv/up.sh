@@ -16,8 +16,9 @@ for n in "${names[@]}"; do
 	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
 	esac
 done
-mkdir -p "$TE_RUN"
 rc=0
+mkdir -p "$TE_RUN"
+te_lock
 for n in "${names[@]}"; do
 	"${n}_up" || { te_log "$n: FAILED to start"; rc=1; }
 done

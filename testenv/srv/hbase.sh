@@ -32,7 +32,7 @@ hbase_up() {
 	fi
 	for p in $HBASE_PORTS; do
 		if te_port_open "$p"; then
-			te_log "hbase: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")), not started by testenv; stop it first"
+			te_log "hbase: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")) that this testenv (GOBENCH_RUN=$TE_RUN) did not start; stop it first"
 			return 1
 		fi
 	done

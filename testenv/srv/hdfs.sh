@@ -73,7 +73,7 @@ hdfs_up() {
 	fi
 	for p in $HDFS_PORTS; do
 		if te_port_open "$p"; then
-			te_log "hdfs: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")), not started by testenv; stop it first"
+			te_log "hdfs: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")) that this testenv (GOBENCH_RUN=$TE_RUN) did not start; stop it first"
 			return 1
 		fi
 	done
@@ -120,5 +120,5 @@ hdfs_down() {
 	else
 		te_log "hdfs: not running (nothing to stop)"
 	fi
-	rm -rf "$HDFS_DIR"
+	rm -rf "$HDFS_DIR" "$TE_RUN/dfsio-tmp"
 }
