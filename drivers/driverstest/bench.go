@@ -33,7 +33,7 @@ func Bench(b *testing.B, open func(b *testing.B) drivers.DB, opts ...Option) {
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
 			key = strconv.AppendInt(append(key[:0], "user"...), int64(i), 10)
-			if err := e.conn.Insert(b.Context(), e.table, key, r); err != nil {
+			if err := written(e.conn.Insert(b.Context(), e.table, key, r)); err != nil {
 				b.Fatalf("Insert(%s): %v", key, err)
 			}
 		}
@@ -86,7 +86,7 @@ func Bench(b *testing.B, open func(b *testing.B) drivers.DB, opts ...Option) {
 			upd.Reset()
 			val[0] = byte(i)
 			upd.Set(i%NumFields, val)
-			if err := e.conn.Update(b.Context(), e.table, key, upd); err != nil {
+			if err := written(e.conn.Update(b.Context(), e.table, key, upd)); err != nil {
 				b.Fatalf("Update(%s): %v", key, err)
 			}
 		}
@@ -164,9 +164,12 @@ func benchSetup(b *testing.B, open func(b *testing.B) drivers.DB, cfg config, no
 	key := make([]byte, 0, 32)
 	for i := range load {
 		key = strconv.AppendInt(append(key[:0], "user"...), int64(i), 10)
-		if err := c.Insert(ctx, table, key, r); err != nil {
+		if err := written(c.Insert(ctx, table, key, r)); err != nil {
 			b.Fatalf("load Insert(%s): %v", key, err)
 		}
+	}
+	if err := flush(ctx, c); err != nil {
+		b.Fatalf("load: %v", err)
 	}
 	return &env{db: db, conn: c, table: table}
 }

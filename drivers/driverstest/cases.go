@@ -47,7 +47,7 @@ func (h *harness) testUpdateSubset(t *testing.T) {
 	upd := drivers.NewRecord(NumFields)
 	upd.Set(0, value(key, 0, 1))
 	upd.Set(3, value(key, 3, 1))
-	if err := e.conn.Update(t.Context(), e.table, []byte(key), upd); err != nil {
+	if err := written(e.conn.Update(t.Context(), e.table, []byte(key), upd)); err != nil {
 		t.Fatalf("Update(%q, fields 0 and 3): %v", key, err)
 	}
 	want := record(key, 0)
@@ -55,7 +55,7 @@ func (h *harness) testUpdateSubset(t *testing.T) {
 	want.Set(3, value(key, 3, 1))
 	e.expectRecord(t, e.conn, key, nil, want)
 	// A second update of all fields replaces every value.
-	if err := e.conn.Update(t.Context(), e.table, []byte(key), record(key, 2)); err != nil {
+	if err := written(e.conn.Update(t.Context(), e.table, []byte(key), record(key, 2))); err != nil {
 		t.Fatalf("Update(%q, all fields): %v", key, err)
 	}
 	e.expectRecord(t, e.conn, key, nil, record(key, 2))
@@ -63,7 +63,7 @@ func (h *harness) testUpdateSubset(t *testing.T) {
 
 func (h *harness) testDelete(t *testing.T) {
 	e := h.setup(t)
-	err := e.conn.Delete(t.Context(), e.table, []byte("user1"))
+	err := written(e.conn.Delete(t.Context(), e.table, []byte("user1")))
 	if h.cfg.noDelete {
 		if !errors.Is(err, errors.ErrUnsupported) || drivers.Classify(err) != drivers.NotImplemented {
 			t.Errorf("Delete on a driver without delete = %v, want errors.ErrUnsupported", err)
@@ -73,7 +73,7 @@ func (h *harness) testDelete(t *testing.T) {
 	for _, key := range []string{"user1", "user2"} {
 		e.insert(t, e.conn, key, record(key, 0))
 	}
-	if err := e.conn.Delete(t.Context(), e.table, []byte("user1")); err != nil {
+	if err := written(e.conn.Delete(t.Context(), e.table, []byte("user1"))); err != nil {
 		t.Fatalf("Delete(user1): %v", err)
 	}
 	e.expectNotFound(t, e.conn, "user1")
@@ -145,10 +145,13 @@ func (h *harness) worker(t *testing.T, e *env, c drivers.Conn, w, n int) error {
 	for i := range n {
 		key := fmt.Sprintf("user%d_%d", w, i)
 		want := record(key, 0)
-		if err := c.Insert(ctx, e.table, []byte(key), want); err != nil {
+		if err := written(c.Insert(ctx, e.table, []byte(key), want)); err != nil {
 			return fmt.Errorf("worker %d: Insert(%q): %w", w, key, err)
 		}
 		if h.cfg.eventual == 0 {
+			if err := flush(ctx, c); err != nil {
+				return fmt.Errorf("worker %d: %w", w, err)
+			}
 			if err := c.Read(ctx, e.table, []byte(key), nil, got); err != nil {
 				return fmt.Errorf("worker %d: Read(%q): %w", w, key, err)
 			}
@@ -159,10 +162,13 @@ func (h *harness) worker(t *testing.T, e *env, c drivers.Conn, w, n int) error {
 		if i%2 == 1 {
 			upd.Reset()
 			upd.Set(i%NumFields, value(key, i%NumFields, 1))
-			if err := c.Update(ctx, e.table, []byte(key), upd); err != nil {
+			if err := written(c.Update(ctx, e.table, []byte(key), upd)); err != nil {
 				return fmt.Errorf("worker %d: Update(%q): %w", w, key, err)
 			}
 		}
+	}
+	if err := flush(ctx, c); err != nil {
+		return fmt.Errorf("worker %d: %w", w, err)
 	}
 	return nil
 }
@@ -236,7 +242,7 @@ func (h *harness) testLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatalf("first Open: %v", err)
 	}
-	if err := c1.Insert(ctx, table, []byte("user1"), record("user1", 0)); err != nil {
+	if err := written(c1.Insert(ctx, table, []byte("user1"), record("user1", 0))); err != nil {
 		t.Fatalf("Insert(user1): %v", err)
 	}
 	if err := c1.Close(ctx); err != nil {

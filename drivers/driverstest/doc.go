@@ -11,6 +11,10 @@
 // persistent real server. When the DB implements [drivers.TableAdmin] the
 // suite creates the table first and drops it afterwards.
 //
+// Writes that return BATCHED_OK count as done; when the Conn implements
+// [drivers.BatchWriter] the suite flushes it before reading, and the
+// Lifecycle test checks that Conn.Close flushes.
+//
 // A driver states what it cannot do with options ([NoScan], [NoDelete],
 // [NoData], [Eventual], [MaxValueSize], [NoBinaryKeys]); everything else is
 // required.

@@ -34,11 +34,14 @@ func (h *harness) noDataOps(t *testing.T, e *env, c drivers.Conn, key string) er
 	ctx := t.Context()
 	k := []byte(key)
 	r := record(key, 0)
-	if err := c.Insert(ctx, e.table, k, r); err != nil {
+	if err := written(c.Insert(ctx, e.table, k, r)); err != nil {
 		return fmt.Errorf("Insert(%q): %w", key, err)
 	}
-	if err := c.Update(ctx, e.table, k, subset(r, drivers.FieldSet{1})); err != nil {
+	if err := written(c.Update(ctx, e.table, k, subset(r, drivers.FieldSet{1}))); err != nil {
 		return fmt.Errorf("Update(%q): %w", key, err)
+	}
+	if err := flush(ctx, c); err != nil {
+		return err
 	}
 	for _, fs := range []drivers.FieldSet{nil, {1, 2}} {
 		got := record("stale", 1)
@@ -57,7 +60,7 @@ func (h *harness) noDataOps(t *testing.T, e *env, c drivers.Conn, key string) er
 			return fmt.Errorf("Scan(%q, fields %s) visited %d records, want none", key, fieldsString(fs), rows)
 		}
 	}
-	if err := c.Delete(ctx, e.table, k); err != nil {
+	if err := written(c.Delete(ctx, e.table, k)); err != nil {
 		return fmt.Errorf("Delete(%q): %w", key, err)
 	}
 	return nil

@@ -60,6 +60,9 @@ func (e *env) scan(t *testing.T, start string, count int, fields drivers.FieldSe
 func (e *env) expectScan(t *testing.T, start string, count int, fields drivers.FieldSet, want []string) {
 	t.Helper()
 	e.eventually(t, fmt.Sprintf("Scan(start %q, count %d, fields %s)", start, count, fieldsString(fields)), func() error {
+		if err := flush(t.Context(), e.conn); err != nil {
+			return err
+		}
 		got, err := e.scan(t, start, count, fields)
 		if err != nil {
 			return err
@@ -126,6 +129,9 @@ func (h *harness) testScanStop(t *testing.T) {
 	e, _ := h.scanEnv(t)
 	stop := errors.New("stop here")
 	e.eventually(t, "Scan stopped by its callback", func() error {
+		if err := flush(t.Context(), e.conn); err != nil {
+			return err
+		}
 		calls := 0
 		err := e.conn.Scan(t.Context(), e.table, []byte("user"), 100, nil, func([]byte, *drivers.Record) error {
 			calls++

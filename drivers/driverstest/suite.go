@@ -125,7 +125,7 @@ func record(key string, v int) *drivers.Record {
 
 func (e *env) insert(t *testing.T, c drivers.Conn, key string, r *drivers.Record) {
 	t.Helper()
-	if err := c.Insert(t.Context(), e.table, []byte(key), r); err != nil {
+	if err := written(c.Insert(t.Context(), e.table, []byte(key), r)); err != nil {
 		t.Fatalf("Insert(%q): %v", key, err)
 	}
 }
@@ -153,6 +153,9 @@ func (e *env) expectRecord(t *testing.T, c drivers.Conn, key string, fields driv
 	t.Helper()
 	got := drivers.NewRecord(NumFields)
 	e.eventually(t, fmt.Sprintf("Read(%q, fields %s)", key, fieldsString(fields)), func() error {
+		if err := flush(t.Context(), c); err != nil {
+			return err
+		}
 		if err := c.Read(t.Context(), e.table, []byte(key), fields, got); err != nil {
 			return err
 		}
@@ -165,6 +168,9 @@ func (e *env) expectNotFound(t *testing.T, c drivers.Conn, key string) {
 	t.Helper()
 	got := drivers.NewRecord(NumFields)
 	e.eventually(t, fmt.Sprintf("Read(%q)", key), func() error {
+		if err := flush(t.Context(), c); err != nil {
+			return err
+		}
 		err := c.Read(t.Context(), e.table, []byte(key), nil, got)
 		if s := drivers.Classify(err); s != drivers.NotFound {
 			return fmt.Errorf("status %v (err %v), want NOT_FOUND", s, err)
@@ -218,4 +224,24 @@ func fieldsString(fs drivers.FieldSet) string {
 		return "all"
 	}
 	return fmt.Sprint([]int(fs))
+}
+
+// written treats a buffered write (BATCHED_OK) as a success, as the runner
+// does.
+func written(err error) error {
+	if drivers.Classify(err) == drivers.BatchedOK {
+		return nil
+	}
+	return err
+}
+
+// flush sends what c has buffered, when it buffers writes, so that the
+// reads that follow can see them.
+func flush(ctx context.Context, c drivers.Conn) error {
+	if bw, ok := c.(drivers.BatchWriter); ok {
+		if err := bw.Flush(ctx); err != nil {
+			return fmt.Errorf("Flush: %w", err)
+		}
+	}
+	return nil
 }
