@@ -26,7 +26,8 @@
 // Open; Conns are cheap (a few buffers). Defaults favour throughput with
 // safety: the write-ahead log is on (pebble.wal), each write is not synced
 // (pebble.sync=false: data survives a process crash, not a machine crash),
-// 64 MB memtables and block cache, bloom filters on every level.
+// 64 MB memtables and block cache, 4 KB blocks and bloom filters on every
+// level, so a point read that misses the cache reads one small block.
 // pebble's informational log is dropped; its fatal errors panic.
 // [DB] implements [drivers.TableAdmin]: CreateTable does nothing, DropTable
 // deletes the table's key range.

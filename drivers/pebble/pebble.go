@@ -24,6 +24,7 @@ const (
 	KeyCache       = "pebble.cache"
 	KeyMemTable    = "pebble.memtable"
 	KeyCompactions = "pebble.compactions"
+	KeyBlockSize   = "pebble.blocksize"
 )
 
 // Driver is the "pebble" driver. The zero value is ready to use.
@@ -37,6 +38,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyWAL, Default: "true", Usage: "write a write-ahead log (false: unflushed writes are lost if the process dies)"},
 		{Name: KeyCache, Default: "64MB", Usage: "block cache size"},
 		{Name: KeyMemTable, Default: "64MB", Usage: "memtable size; writes stall while 4 memtables wait to be flushed"},
+		{Name: KeyBlockSize, Default: "4KB", Usage: "uncompressed size of sstable data blocks (larger suits scans, smaller point reads)"},
 		{Name: KeyCompactions, Default: "half the CPUs, at least 1", Usage: "maximum concurrent background compactions"},
 	}
 }
@@ -50,12 +52,13 @@ type Config struct {
 	Cache       int64 // bytes
 	MemTable    int64 // bytes
 	Compactions int
+	BlockSize   int64 // bytes
 }
 
 // DefaultConfig returns the defaults listed by [Driver.Keys].
 func DefaultConfig() Config {
 	return Config{Dir: "gobench-data", WAL: true, Cache: 64 << 20, MemTable: 64 << 20,
-		Compactions: max(1, runtime.NumCPU()/2)}
+		Compactions: max(1, runtime.NumCPU()/2), BlockSize: 4 << 10}
 }
 
 // Configure decodes pebble's properties. It does no I/O: the store opens at
@@ -70,12 +73,16 @@ func (Driver) Configure(p *props.Decoder, s drivers.Schema) (drivers.DB, error) 
 		Cache:       p.Bytes(KeyCache, def.Cache),
 		MemTable:    p.Bytes(KeyMemTable, def.MemTable),
 		Compactions: p.IntRange(KeyCompactions, def.Compactions, 1, 1024),
+		BlockSize:   p.Bytes(KeyBlockSize, def.BlockSize),
 	}
 	if cfg.Dir == "" {
 		p.Failf(KeyDir, "want a directory, not an empty value")
 	}
 	if cfg.MemTable < 1<<20 || cfg.MemTable >= 4<<30 {
 		p.Failf(KeyMemTable, "want a size from 1MB to below 4GB")
+	}
+	if cfg.BlockSize < 512 || cfg.BlockSize > 16<<20 {
+		p.Failf(KeyBlockSize, "want a size from 512B to 16MB")
 	}
 	if cfg.Sync && !cfg.WAL {
 		p.Failf(KeySync, "%s=true needs %s=true", KeySync, KeyWAL)
@@ -143,7 +150,7 @@ func (db *DB) store() (*peb.DB, error) {
 	opts.Levels = make([]peb.LevelOptions, 7)
 	for i := range opts.Levels {
 		l := &opts.Levels[i]
-		l.BlockSize = 32 << 10
+		l.BlockSize = int(db.cfg.BlockSize)
 		l.FilterPolicy = bloomPolicy
 		l.TargetFileSize = 64 << 20
 	}

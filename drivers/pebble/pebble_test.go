@@ -185,6 +185,7 @@ func TestBadProperties(t *testing.T) {
 		{KeyCache: "lots"},
 		{KeyMemTable: "10KB"},
 		{KeyCompactions: "0"},
+		{KeyBlockSize: "1"},
 		{KeyDir: ""},
 		{KeySync: "true", KeyWAL: "false"},
 	} {
