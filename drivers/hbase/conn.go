@@ -1,0 +1,189 @@
+package hbase
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hbase/hbclient"
+)
+
+// conn is one worker's connection: scratch buffers over the shared client,
+// and the client-side write buffer when clientbuffering=true. Not safe for
+// concurrent use (one worker at a time, as the drivers contract says).
+type conn struct {
+	db    *DB
+	res   hbclient.Result
+	mut   hbclient.Mutation
+	quals [][]byte
+	vals  [][]byte
+	rec   *drivers.Record
+	scan  hbclient.ScanSpec
+	buf   *writeBuffer
+}
+
+func newConn(db *DB) *conn {
+	c := &conn{db: db, rec: drivers.NewRecord(len(db.fields))}
+	if db.cfg.ClientBuffering {
+		c.buf = &writeBuffer{}
+	}
+	return c
+}
+
+// qualifiers returns the qualifiers for fields (nil = the whole family).
+func (c *conn) qualifiers(fields drivers.FieldSet) ([][]byte, error) {
+	if fields.All() {
+		return nil, nil
+	}
+	c.quals = c.quals[:0]
+	for _, f := range fields {
+		if f < 0 || f >= len(c.db.fields) {
+			return nil, fmt.Errorf("field index %d outside the schema's %d fields", f, len(c.db.fields))
+		}
+		c.quals = append(c.quals, c.db.fields[f])
+	}
+	return c.quals, nil
+}
+
+// fill copies the cells of c.res that name schema fields into dst.
+func (c *conn) fill(dst *drivers.Record) {
+	dst.Reset()
+	for i := range c.res.Cells {
+		cell := &c.res.Cells[i]
+		if f, ok := c.db.index[string(cell.Qualifier)]; ok {
+			dst.Set(f, cell.Value)
+		}
+	}
+}
+
+// Read gets the row key from the configured family; a row without cells is
+// drivers.ErrNotFound.
+func (c *conn) Read(ctx context.Context, table string, key []byte, fields drivers.FieldSet, dst *drivers.Record) error {
+	quals, err := c.qualifiers(fields)
+	if err != nil {
+		return fmt.Errorf("hbase read %q: %w", key, err)
+	}
+	if err := c.db.client.Get(ctx, table, key, c.db.family, quals, &c.res); err != nil {
+		return mapErr(fmt.Errorf("hbase read: %w", err))
+	}
+	if len(c.res.Cells) == 0 {
+		dst.Reset()
+		return errNotFound
+	}
+	c.fill(dst)
+	return nil
+}
+
+var errNotFound = fmt.Errorf("hbase read: row %w", drivers.ErrNotFound)
+
+// Scan reads up to count rows from start; the server is asked for exactly
+// the rows still wanted.
+func (c *conn) Scan(ctx context.Context, table string, start []byte, count int, fields drivers.FieldSet, fn func(key []byte, r *drivers.Record) error) error {
+	if count <= 0 {
+		return nil
+	}
+	quals, err := c.qualifiers(fields)
+	if err != nil {
+		return fmt.Errorf("hbase scan from %q: %w", start, err)
+	}
+	c.scan = hbclient.ScanSpec{Start: start, Family: c.db.family, Qualifiers: quals, Limit: count}
+	s := scanVisitor{c: c, fn: fn}
+	if err := c.db.client.Scan(ctx, table, &c.scan, &c.res, s.visit); err != nil {
+		if s.err != nil {
+			return s.err
+		}
+		return mapErr(fmt.Errorf("hbase scan: %w", err))
+	}
+	return nil
+}
+
+type scanVisitor struct {
+	c   *conn
+	fn  func(key []byte, r *drivers.Record) error
+	err error
+}
+
+func (s *scanVisitor) visit(r *hbclient.Result) error {
+	s.c.fill(s.c.rec)
+	if err := s.fn(r.Row(), s.c.rec); err != nil {
+		s.err = err
+		return err
+	}
+	return nil
+}
+
+// Update writes the fields set in values (a Put; HBase does not tell
+// update from insert).
+func (c *conn) Update(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	return c.put(ctx, table, key, values)
+}
+
+// Insert writes every field set in values (a Put).
+func (c *conn) Insert(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	return c.put(ctx, table, key, values)
+}
+
+func (c *conn) put(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	c.quals, c.vals = c.quals[:0], c.vals[:0]
+	for i := range c.db.fields {
+		if v, ok := values.Get(i); ok {
+			c.quals = append(c.quals, c.db.fields[i])
+			c.vals = append(c.vals, v)
+		}
+	}
+	if len(c.quals) == 0 {
+		return &drivers.StatusError{Status: drivers.BadRequest, Err: fmt.Errorf("hbase put %q: no field set", key)}
+	}
+	c.mut = hbclient.Mutation{Row: key, Type: hbclient.Put, Family: c.db.family, Qualifiers: c.quals, Values: c.vals, Durability: c.db.cfg.Durability}
+	return c.write(ctx, table)
+}
+
+// Delete removes the whole row.
+func (c *conn) Delete(ctx context.Context, table string, key []byte) error {
+	c.mut = hbclient.Mutation{Row: key, Type: hbclient.Delete, Durability: c.db.cfg.Durability}
+	return c.write(ctx, table)
+}
+
+// write sends c.mut, or buffers it with clientbuffering.
+func (c *conn) write(ctx context.Context, table string) error {
+	if c.buf == nil {
+		if err := c.db.client.Mutate(ctx, table, &c.mut); err != nil {
+			return mapErr(fmt.Errorf("hbase write: %w", err))
+		}
+		return nil
+	}
+	if c.buf.table != table && c.buf.len() > 0 {
+		if err := c.Flush(ctx); err != nil {
+			return err
+		}
+	}
+	c.buf.table = table
+	c.buf.add(&c.mut)
+	if c.buf.bytes >= c.db.cfg.WriteBufferSize {
+		if err := c.Flush(ctx); err != nil {
+			return err
+		}
+	}
+	return drivers.ErrBatched
+}
+
+// Flush sends the buffered writes as Multi RPCs of at most
+// hbase.multi.maxactions mutations each.
+func (c *conn) Flush(ctx context.Context) error {
+	if c.buf == nil || c.buf.len() == 0 {
+		return nil
+	}
+	muts := c.buf.muts
+	defer c.buf.reset()
+	for len(muts) > 0 {
+		n := min(len(muts), c.db.cfg.MultiSize)
+		if err := c.db.client.Multi(ctx, c.buf.table, muts[:n]); err != nil {
+			return mapErr(fmt.Errorf("hbase flush of %d buffered writes: %w", len(c.buf.muts), err))
+		}
+		muts = muts[n:]
+	}
+	return nil
+}
+
+// Close flushes the write buffer.
+func (c *conn) Close(ctx context.Context) error { return c.Flush(ctx) }

@@ -1,0 +1,99 @@
+package hbase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hbase/hbclient"
+)
+
+// DB is one HBase cluster connection shared by every Conn: one hbclient.Client
+// (its TCP connections, region cache and meta location). It is safe for
+// concurrent use. It implements drivers.TableAdmin.
+type DB struct {
+	cfg    Config
+	table  string
+	family []byte
+	fields [][]byte       // qualifier of field i
+	index  map[string]int // field index by qualifier
+	client *hbclient.Client
+
+	setupMu   sync.Mutex
+	setupDone bool
+}
+
+// NewDB returns a DB for cfg and schema s. Nothing is dialled until the
+// first operation.
+func NewDB(cfg Config, s drivers.Schema) *DB {
+	db := &DB{cfg: cfg, table: s.Table, family: []byte(cfg.Family), index: make(map[string]int, len(s.Fields))}
+	for i, f := range s.Fields {
+		db.fields = append(db.fields, []byte(f))
+		db.index[f] = i
+	}
+	db.client = hbclient.New(cfg.Client)
+	return db
+}
+
+// Client returns the underlying client (for tools and tests).
+func (db *DB) Client() *hbclient.Client { return db.client }
+
+// Open returns a new connection. The first Open drops and creates the table
+// when hbase.droptable / hbase.createtable ask for it.
+func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
+	if err := db.setup(ctx); err != nil {
+		return nil, err
+	}
+	return newConn(db), nil
+}
+
+func (db *DB) setup(ctx context.Context) error {
+	db.setupMu.Lock()
+	defer db.setupMu.Unlock()
+	if db.setupDone || (!db.cfg.DropTable && !db.cfg.CreateTable) {
+		return nil
+	}
+	if db.cfg.DropTable {
+		err := db.client.DropTable(ctx, db.table)
+		if err != nil && !errors.Is(err, hbclient.ErrTableNotFound) {
+			return mapErr(fmt.Errorf("hbase.droptable: %w", err))
+		}
+	}
+	if db.cfg.CreateTable {
+		if err := db.CreateTable(ctx, db.table, SplitKeys(db.cfg.Splits), true); err != nil {
+			return fmt.Errorf("hbase.createtable: %w", err)
+		}
+	}
+	db.setupDone = true
+	return nil
+}
+
+// Close closes the cluster connection. Conns must be closed first.
+func (db *DB) Close() error { return db.client.Close() }
+
+// CreateTable creates table with the configured column family, pre-split at
+// splits, and waits until it is online. With ifMissing an existing table is
+// not an error.
+func (db *DB) CreateTable(ctx context.Context, table string, splits [][]byte, ifMissing bool) error {
+	err := db.client.CreateTable(ctx, table, []string{db.cfg.Family}, splits)
+	if ifMissing && errors.Is(err, hbclient.ErrTableExists) {
+		return nil
+	}
+	return mapErr(err)
+}
+
+// DropTable disables and deletes table.
+func (db *DB) DropTable(ctx context.Context, table string) error {
+	return mapErr(db.client.DropTable(ctx, table))
+}
+
+// mapErr adds drivers.ErrUnavailable to errors that mean the cluster could
+// not be reached.
+func mapErr(err error) error {
+	if err != nil && errors.Is(err, hbclient.ErrConnection) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("%w: %w", drivers.ErrUnavailable, err)
+	}
+	return err
+}

@@ -1,0 +1,222 @@
+package hbase
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hbase/hbclient"
+	"github.com/gobench/gobench/props"
+)
+
+func init() {
+	drivers.Register("hbase", Driver{})
+	for _, a := range []string{
+		"hbase1", "hbase2", "hbase10", "hbase12", "hbase14", "hbase20", "hbase098",
+		"site.ycsb.db.hbase2.HBaseClient2", "site.ycsb.db.hbase1.HBaseClient1",
+		"site.ycsb.db.HBaseClient10", "site.ycsb.db.HBaseClient",
+		"com.yahoo.ycsb.db.HBaseClient10", "com.yahoo.ycsb.db.HBaseClient",
+	} {
+		drivers.Alias(a, "hbase")
+	}
+}
+
+// Property keys. YCSB's hbase2 binding spells the first five; the rest are
+// HBase's own configuration names (also read from hbase-site.xml) or
+// gobench's.
+const (
+	KeyColumnFamily    = "columnfamily"
+	KeyClientBuffering = "clientbuffering"
+	KeyWriteBufferSize = "writebuffersize"
+	KeyDurability      = "durability"
+	KeyUsePageFilter   = "hbase.usepagefilter"
+	KeyScanValueFilter = "hbase.usescanvaluefiltering"
+	KeyDebug           = "debug"
+	KeyPrincipal       = "principal"
+	KeyKeytab          = "keytab"
+	KeyQuorum          = "hbase.zookeeper.quorum"
+	KeyClientPort      = "hbase.zookeeper.property.clientPort"
+	KeyZNodeParent     = "hbase.zookeeper.znode.parent"
+	KeyConfDir         = "hbase.conf.dir"
+	KeyClasspath       = "gobench.classpath"
+	KeyCreateTable     = "hbase.createtable"
+	KeySplits          = "hbase.splits"
+	KeyDropTable       = "hbase.droptable"
+	KeyOpTimeout       = "hbase.client.operation.timeout"
+	KeyRPCTimeout      = "hbase.rpc.timeout"
+	KeyPause           = "hbase.client.pause"
+	KeyUser            = "hbase.user"
+	KeyMultiSize       = "hbase.multi.maxactions"
+)
+
+// Driver is the "hbase" driver (aliases: YCSB's hbase1, hbase2, hbase10…
+// binding names). The zero value is ready to use.
+type Driver struct{}
+
+// Keys lists the driver's properties.
+func (Driver) Keys() []props.Key {
+	return []props.Key{
+		{Name: KeyColumnFamily, Default: "family", Usage: "the column family holding every field"},
+		{Name: KeyClientBuffering, Default: "false", Usage: "buffer inserts, updates and deletes and send them as batched Multi RPCs (YCSB's BufferedMutator); buffered writes count as BATCHED_OK"},
+		{Name: KeyWriteBufferSize, Default: "12582912", Usage: "bytes buffered per connection before a flush when clientbuffering=true"},
+		{Name: KeyDurability, Default: "USE_DEFAULT", Usage: "write durability: USE_DEFAULT, SKIP_WAL, ASYNC_WAL, SYNC_WAL or FSYNC_WAL"},
+		{Name: KeyUsePageFilter, Default: "true", Usage: "accepted for YCSB compatibility; scans always ask the server for exactly the rows wanted (ScanRequest.limit_of_rows)"},
+		{Name: KeyScanValueFilter, Default: "false", Usage: "YCSB's scan value filter; not supported (true is refused)"},
+		{Name: KeyDebug, Default: "false", Usage: "accepted for YCSB compatibility; ignored"},
+		{Name: KeyPrincipal, Usage: "Kerberos principal; not supported (SIMPLE authentication only)"},
+		{Name: KeyKeytab, Usage: "Kerberos keytab; not supported (SIMPLE authentication only)"},
+		{Name: KeyQuorum, Default: "127.0.0.1:2181", Usage: "ZooKeeper quorum, host[:port],... (hosts without a port use " + KeyClientPort + "); overrides hbase-site.xml"},
+		{Name: KeyClientPort, Default: "2181", Usage: "ZooKeeper port for quorum hosts given without one"},
+		{Name: KeyZNodeParent, Default: "/hbase", Usage: "HBase's parent znode (zookeeper.znode.parent)"},
+		{Name: KeyConfDir, Usage: "directory holding hbase-site.xml, read for the ZooKeeper quorum, client port and parent znode"},
+		{Name: KeyClasspath, Usage: "YCSB's -cp: ':'-separated entries; the first directory holding hbase-site.xml is read like " + KeyConfDir},
+		{Name: KeyCreateTable, Default: "false", Usage: "create the table (with " + KeyColumnFamily + ") at the first connection if it does not exist"},
+		{Name: KeySplits, Default: "0", Usage: "with hbase.createtable: pre-split into N+1 regions at YCSB's recommended keys \"user\" + (1000 + i*(9999-1000)/N), i=1..N"},
+		{Name: KeyDropTable, Default: "false", Usage: "drop the table (if it exists) at the first connection, before hbase.createtable; the run starts empty"},
+		{Name: KeyOpTimeout, Default: "60000", Usage: "milliseconds (or Go duration) an operation may take with all its retries"},
+		{Name: KeyRPCTimeout, Default: "60000", Usage: "milliseconds (or Go duration) one RPC may take"},
+		{Name: KeyPause, Default: "100", Usage: "base retry pause in milliseconds (or Go duration); HBase's backoff multiplies it"},
+		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication)"},
+		{Name: KeyMultiSize, Default: "1000", Usage: "maximum mutations per Multi RPC when flushing the client buffer"},
+	}
+}
+
+// Config is the driver's decoded configuration.
+type Config struct {
+	Family          string
+	ClientBuffering bool
+	WriteBufferSize int64
+	Durability      hbclient.Durability
+	CreateTable     bool
+	Splits          int
+	DropTable       bool
+	MultiSize       int
+	Client          hbclient.Options
+}
+
+// Configure decodes the driver's properties. Besides the properties it reads
+// hbase-site.xml from hbase.conf.dir or gobench.classpath when given (a
+// configuration file, like a -P file); it opens no connection.
+func (Driver) Configure(p *props.Decoder, s drivers.Schema) (drivers.DB, error) {
+	cfg, err := decode(p)
+	if err != nil {
+		return nil, err
+	}
+	return NewDB(cfg, s), nil
+}
+
+func decode(p *props.Decoder) (Config, error) {
+	before := len(p.Errs())
+	durNames := []string{"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}
+	cfg := Config{
+		Family:          p.String(KeyColumnFamily, "family"),
+		ClientBuffering: p.Bool(KeyClientBuffering, false),
+		WriteBufferSize: p.Bytes(KeyWriteBufferSize, 12<<20),
+		Durability:      hbclient.DurabilityNames[p.Enum(KeyDurability, "USE_DEFAULT", durNames...)],
+		CreateTable:     p.Bool(KeyCreateTable, false),
+		Splits:          p.IntRange(KeySplits, 0, 0, 8999),
+		DropTable:       p.Bool(KeyDropTable, false),
+		MultiSize:       p.IntRange(KeyMultiSize, 1000, 1, 100000),
+	}
+	p.Bool(KeyUsePageFilter, true)
+	p.Bool(KeyDebug, false)
+	if p.Bool(KeyScanValueFilter, false) {
+		p.Failf(KeyScanValueFilter, "scan value filtering is not supported by gobench's HBase client; want false")
+	}
+	for _, k := range []string{KeyPrincipal, KeyKeytab} {
+		if v, ok := p.Lookup(k); ok && strings.TrimSpace(v.Value) != "" {
+			p.Failf(k, "Kerberos is not supported (SIMPLE authentication only); remove %s", k)
+		}
+	}
+	if cfg.Family == "" {
+		p.Failf(KeyColumnFamily, "want a column family name, not an empty value")
+	}
+	if cfg.WriteBufferSize <= 0 {
+		p.Failf(KeyWriteBufferSize, "want a positive size in bytes")
+	}
+
+	site := siteConfig{}
+	dir := p.String(KeyConfDir, "")
+	cp := p.String(KeyClasspath, "")
+	if dir != "" || cp != "" {
+		var err error
+		if site, err = readSite(dir, cp); err != nil {
+			key := KeyConfDir
+			if dir == "" {
+				key = KeyClasspath
+			}
+			p.Failf(key, "%v", err)
+		}
+	}
+	port := p.IntRange(KeyClientPort, 0, 1, 65535)
+	if port == 0 {
+		port = 2181
+		if site.clientPort != "" {
+			n, err := strconv.Atoi(site.clientPort)
+			if err != nil || n < 1 || n > 65535 {
+				p.Failf(KeyConfDir, "hbase-site.xml: hbase.zookeeper.property.clientPort %q is not a port", site.clientPort)
+			} else {
+				port = n
+			}
+		}
+	}
+	quorum := p.String(KeyQuorum, "")
+	if quorum == "" {
+		quorum = site.quorum
+	}
+	if quorum == "" {
+		quorum = "127.0.0.1"
+	}
+	cfg.Client.ZKQuorum = splitQuorum(quorum, port)
+	if len(cfg.Client.ZKQuorum) == 0 {
+		p.Failf(KeyQuorum, "want host[:port],..., got no host")
+	}
+	parent := p.String(KeyZNodeParent, "")
+	if parent == "" {
+		parent = site.parent
+	}
+	if parent == "" {
+		parent = "/hbase"
+	}
+	if !strings.HasPrefix(parent, "/") {
+		p.Failf(KeyZNodeParent, "want an absolute znode path like /hbase")
+	}
+	cfg.Client.ZNodeParent = strings.TrimRight(parent, "/")
+	cfg.Client.OperationTimeout = p.Duration(KeyOpTimeout, 60*time.Second, time.Millisecond)
+	cfg.Client.RPCTimeout = p.Duration(KeyRPCTimeout, 60*time.Second, time.Millisecond)
+	cfg.Client.RetryPause = p.Duration(KeyPause, 100*time.Millisecond, time.Millisecond)
+	cfg.Client.User = p.String(KeyUser, "gobench")
+	if errs := p.Errs()[before:]; len(errs) > 0 {
+		return cfg, fmt.Errorf("configure hbase: %w", errors.Join(errs...))
+	}
+	return cfg, nil
+}
+
+// splitQuorum turns "a,b:2182" into host:port entries, adding port where missing.
+func splitQuorum(q string, port int) []string {
+	var out []string
+	for _, h := range strings.Split(q, ",") {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		if !strings.Contains(h, ":") || (strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]")) {
+			h += ":" + strconv.Itoa(port)
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// SplitKeys returns YCSB's recommended split points for n splits:
+// "user" + (1000 + i*(9999-1000)/n) for i = 1..n (integer division).
+func SplitKeys(n int) [][]byte {
+	keys := make([][]byte, 0, n)
+	for i := 1; i <= n; i++ {
+		keys = append(keys, []byte("user"+strconv.Itoa(1000+i*(9999-1000)/n)))
+	}
+	return keys
+}
