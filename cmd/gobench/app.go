@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gobench/gobench/workload"
+	"github.com/gobench/gobench/workloads"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1 // the run failed
+	exitUsage  = 2 // usage or configuration error
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// usageError marks errors in how gobench was called (exit 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErr(err error) error { return &usageError{err} }
+
+// configErr marks configuration errors (exit 2), listing each on its line.
+func configErr(err error) error { return &usageError{err} }
+
+// run is the whole program, testable: args without the program name.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usageText)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "load":
+		err = bench(ctx, workload.Load, rest, stdout, stderr)
+	case "run":
+		err = bench(ctx, workload.Transactions, rest, stdout, stderr)
+	case "workloads":
+		for _, w := range workloads.List() {
+			fmt.Fprintf(stdout, "%-18s %s\n", w.Name, w.Purpose)
+		}
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "gobench %s\n", version)
+	case "help", "-h", "--help", "-help":
+		fmt.Fprint(stdout, usageText)
+	default:
+		if strings.HasPrefix(cmd, "-") {
+			// Java Client style: gobench -db basic -P w -load
+			err = bench(ctx, workload.Transactions, args, stdout, stderr)
+			break
+		}
+		err = usageErr(fmt.Errorf("unknown command %q (commands: load, run, workloads, version, help)", cmd))
+	}
+	return report(err, stderr)
+}
+
+// report prints err and maps it to an exit code.
+func report(err error, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		msgs := strings.Split(err.Error(), "\n")
+		if len(msgs) > 1 {
+			fmt.Fprintf(stderr, "gobench: %d problems:\n", len(msgs))
+			for _, m := range msgs {
+				fmt.Fprintf(stderr, "  %s\n", m)
+			}
+		} else {
+			fmt.Fprintf(stderr, "gobench: %s\n", err)
+		}
+		fmt.Fprintln(stderr, "Run 'gobench help' for usage.")
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "gobench: %s\n", err)
+	return exitFailed
+}
