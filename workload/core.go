@@ -22,7 +22,7 @@ type core struct {
 	schema drivers.Schema
 
 	ops         *generator.Discrete[Op] // op choice
-	keys        keyChooser          // nil for exponential
+	keys        keyChooser              // nil for exponential
 	exponential *generator.Exponential
 	fieldLen    interface{ Next(*rand.Rand) int64 }
 	scanLen     interface{ Next(*rand.Rand) int64 }

@@ -15,8 +15,8 @@ const (
 )
 
 var kindAliases = map[string]string{
-	"core":                                 KindCore,
-	"site.ycsb.workloads.CoreWorkload":     KindCore,
+	"core":                                  KindCore,
+	"site.ycsb.workloads.CoreWorkload":      KindCore,
 	"com.yahoo.ycsb.workloads.CoreWorkload": KindCore,
 }
 

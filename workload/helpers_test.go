@@ -22,7 +22,7 @@ func newCountingDB() *countingDB {
 }
 
 func (d *countingDB) Open(context.Context) (drivers.Conn, error) { return &countingConn{d}, nil }
-func (d *countingDB) Close() error                              { return nil }
+func (d *countingDB) Close() error                               { return nil }
 
 func (d *countingDB) note(op string, key []byte) error {
 	d.ops[op]++
@@ -114,7 +114,7 @@ func (c *countingConn) Close(context.Context) error { return nil }
 type nopDB struct{}
 
 func (nopDB) Open(context.Context) (drivers.Conn, error) { return nopConn{}, nil }
-func (nopDB) Close() error                              { return nil }
+func (nopDB) Close() error                               { return nil }
 
 type nopConn struct{}
 

@@ -66,14 +66,14 @@ type Spec struct {
 	ReadModifyWriteProportion float64
 	DeleteProportion          float64 // gobench: DELETE operations
 
-	RequestDistribution   string // uniform, zipfian, latest, hotspot, sequential, exponential
-	ZipfianConstant       float64
-	HotspotDataFraction   float64
-	HotspotOpnFraction    float64
-	ExponentialPercentile float64
-	ExponentialFrac       float64
-	MinScanLength         int
-	MaxScanLength         int
+	RequestDistribution    string // uniform, zipfian, latest, hotspot, sequential, exponential
+	ZipfianConstant        float64
+	HotspotDataFraction    float64
+	HotspotOpnFraction     float64
+	ExponentialPercentile  float64
+	ExponentialFrac        float64
+	MinScanLength          int
+	MaxScanLength          int
 	ScanLengthDistribution string // uniform, zipfian
 	InsertOrderHashed      bool   // insertorder=hashed (else ordered)
 	ZeroPadding            int
