@@ -1,11 +1,78 @@
 // Package measure records operation latencies and return codes without locks
 // or allocation on the hot path, cuts them into interval snapshots, and
-// renders them the way Java YCSB does: the final text report, the JSON
-// array exporter, the -s status line, HdrHistogram interval logs and the
-// timeseries block, plus gobench's own JSON result document.
+// renders them the way Java YCSB does: the final text report, the JSON array
+// exporter, the -s status line, HdrHistogram interval logs and the
+// timeseries block, plus gobench's own JSON result document that later runs
+// can merge exactly.
 //
 // It may import only the standard library and
 // github.com/HdrHistogram/hdrhistogram-go. It knows nothing about drivers or
-// workloads: callers name their series and return codes in a [Layout] and
-// refer to them by index.
+// workloads: callers name their series ("READ", "READ-FAILED",
+// "Intended-READ", "CLEANUP", ...) and return codes ("OK", "NOT_FOUND", ...)
+// in a [Layout] and refer to them by index.
+//
+// # Recording
+//
+// A [Collector] hands out one [Recorder] per worker goroutine. A recorder
+// owns two buffers of per-series HDR histograms (µs, 1 µs to one hour, 3
+// significant digits by default) and code counters; the worker writes the
+// active one inside a writer-reader phaser critical section (two uncontended
+// atomic adds, after HdrHistogram's WriterReaderPhaser). [Collector.Cut]
+// swaps every recorder's buffers, waits for the phase flip, and merges the
+// old buffers into an interval [Snapshot], which it also adds to the running
+// total. So nothing is lost or counted twice, the final report is exactly
+// the merge of the intervals, and histograms from several processes merge
+// exactly too ([Snapshot.Merge], [Result]).
+//
+//	c := measure.NewCollector(measure.Layout{
+//		Series: []string{"READ", "READ-FAILED"},
+//		Codes:  []string{"OK", "NOT_FOUND"},
+//	}, measure.Options{})
+//	r := c.NewRecorder()                  // in each worker
+//	r.Record(0, elapsed); r.Count(0, 0); r.Done(1)
+//	iv := c.Cut(time.Now())               // every status interval
+//	fmt.Fprintln(os.Stderr, measure.FormatStatus(st, iv))
+//	measure.WriteText(os.Stdout, measure.Report(c.Total(), measure.ReportOptions{RunTime: d}))
+//
+// # Java compatibility and deliberate deviations
+//
+//   - Block order is java.util.concurrent.ConcurrentHashMap's iteration order
+//     (including table resizes past 12 names); plain series first, then the
+//     Intended- series, which Java keeps in a second map. Java breaks ties
+//     by the (racy) order in which threads created the measurements; here it
+//     is the order in which series first appeared in a cut, then layout
+//     order. Return= lines follow the hash order of YCSB's Status objects,
+//     whose hashCode mixes in the status description (hence NOT_FOUND before
+//     ERROR); ties there follow layout order.
+//   - Doubles print as JDK 19+ Double.toString (shortest round-trip). Older
+//     JDKs occasionally print one more digit.
+//   - Percentiles, means, minima and maxima follow Java HdrHistogram 2.1.12
+//     (YCSB master): rank ⌈p/100 × count⌉, bucket-median mean,
+//     bucket-equivalent extremes. hdrhistogram-go's own ValueAtPercentile
+//     rounds the rank to nearest and is not used. YCSB 0.17.0 used
+//     HdrHistogram 2.1.4, whose rank rounding differs for some counts.
+//   - A block without samples (e.g. every READ failed) prints as YCSB 0.17.0
+//     does: AverageLatency NaN, MinLatency 9223372036854775807, MaxLatency 0,
+//     percentiles 0. An idle series in the status line prints zeros, as YCSB
+//     master does.
+//   - The status line has master's 50= field; DecimalFormat's NaN and
+//     infinity print as "NaN" and "∞" (JDK 9+ locale data).
+//   - JVM GC lines are left out unless [ReportOptions].GC is set; then Go's
+//     GC count and pause time appear under Java's names with "Go" as the
+//     collector name ([TOTAL_GCS_Go], ..., [TOTAL_GC_TIME_%]).
+//     [ReportOptions].Extra adds further lines (e.g. warm-up facts) after
+//     them, where Java prints its optional JVM lines; the default report
+//     has none.
+//   - Histograms do not auto-resize as Java's do: samples above
+//     [Options].Highest are recorded as Highest.
+//   - measurementtype=timeseries: a window is one collector interval, so the
+//     runner cuts every timeseries.granularity; labels are the window's
+//     offset from the series' first window rounded to the granularity
+//     (Java measures from the series' first operation). Windows without
+//     operations are skipped, as in Java; a series with return codes but no
+//     samples prints Java's "[NAME], 0, NaN".
+//   - Only the JSON array exporter is provided, not Java's stream of
+//     root-level objects, which is not one valid JSON document.
+//   - HdrHistogram logs carry the series' first interval start as start and
+//     base time, so interval timestamps are relative, as YCSB writes them.
 package measure

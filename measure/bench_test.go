@@ -1,0 +1,75 @@
+package measure
+
+import (
+	"testing"
+	"time"
+)
+
+func BenchmarkRecord(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	r.Record(0, time.Millisecond)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.Record(0, time.Duration(i&0xffff)*time.Microsecond)
+	}
+}
+
+func BenchmarkCount(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Count(0, 1)
+	}
+}
+
+func BenchmarkDone(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Done(1)
+	}
+}
+
+// BenchmarkRecordParallel records from GOMAXPROCS workers, each with its
+// own recorder, as the runner does.
+func BenchmarkRecordParallel(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		r := c.NewRecorder()
+		r.Record(0, time.Millisecond)
+		i := 0
+		for pb.Next() {
+			r.Record(0, time.Duration(i&0xffff)*time.Microsecond)
+			r.Count(0, 0)
+			r.Done(1)
+			i++
+		}
+	})
+}
+
+// BenchmarkCut measures one interval cut over 64 recorders that each used
+// three series.
+func BenchmarkCut(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	var recs []*Recorder
+	for i := 0; i < 64; i++ {
+		recs = append(recs, c.NewRecorder())
+	}
+	now := t0
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range recs {
+			for s := 0; s < 3; s++ {
+				r.Record(s, time.Duration(100+s*1000)*time.Microsecond)
+				r.Count(s, 0)
+			}
+			r.Done(3)
+		}
+		now = now.Add(time.Second)
+		c.Cut(now)
+	}
+}
