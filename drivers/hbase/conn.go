@@ -1,8 +1,10 @@
 package hbase
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/drivers/hbase/hbclient"
@@ -20,10 +22,18 @@ type conn struct {
 	rec   *drivers.Record
 	scan  hbclient.ScanSpec
 	buf   *writeBuffer
+
+	visit   func(*hbclient.Result) error // = c.scanRow
+	scanFn  func(key []byte, r *drivers.Record) error
+	scanErr error
+
+	lastDel   []byte    // row of the last Delete
+	lastDelAt time.Time // when it returned
 }
 
 func newConn(db *DB) *conn {
 	c := &conn{db: db, rec: drivers.NewRecord(len(db.fields))}
+	c.visit = c.scanRow
 	if db.cfg.ClientBuffering {
 		c.buf = &writeBuffer{}
 	}
@@ -87,26 +97,25 @@ func (c *conn) Scan(ctx context.Context, table string, start []byte, count int, 
 		return fmt.Errorf("hbase scan from %q: %w", start, err)
 	}
 	c.scan = hbclient.ScanSpec{Start: start, Family: c.db.family, Qualifiers: quals, Limit: count}
-	s := scanVisitor{c: c, fn: fn}
-	if err := c.db.client.Scan(ctx, table, &c.scan, &c.res, s.visit); err != nil {
-		if s.err != nil {
-			return s.err
-		}
+	c.scanFn, c.scanErr = fn, nil
+	err = c.db.client.Scan(ctx, table, &c.scan, &c.res, c.visit)
+	fnErr := c.scanErr
+	c.scanFn, c.scanErr = nil, nil
+	if fnErr != nil {
+		return fnErr
+	}
+	if err != nil {
 		return mapErr(fmt.Errorf("hbase scan: %w", err))
 	}
 	return nil
 }
 
-type scanVisitor struct {
-	c   *conn
-	fn  func(key []byte, r *drivers.Record) error
-	err error
-}
-
-func (s *scanVisitor) visit(r *hbclient.Result) error {
-	s.c.fill(s.c.rec)
-	if err := s.fn(r.Row(), s.c.rec); err != nil {
-		s.err = err
+// scanRow hands one scanned row to the caller's callback (c.visit is bound
+// once in newConn so that a scan allocates no closure).
+func (c *conn) scanRow(r *hbclient.Result) error {
+	c.fill(c.rec)
+	if err := c.scanFn(r.Row(), c.rec); err != nil {
+		c.scanErr = err
 		return err
 	}
 	return nil
@@ -135,13 +144,34 @@ func (c *conn) put(ctx context.Context, table string, key []byte, values *driver
 		return &drivers.StatusError{Status: drivers.BadRequest, Err: fmt.Errorf("hbase put %q: no field set", key)}
 	}
 	c.mut = hbclient.Mutation{Row: key, Type: hbclient.Put, Family: c.db.family, Qualifiers: c.quals, Values: c.vals, Durability: c.db.cfg.Durability}
+	c.afterDelete(key)
 	return c.write(ctx, table)
+}
+
+// deleteGap is how long a put of a row this connection just deleted waits:
+// HBase stamps both with the server's clock in milliseconds, and a delete
+// marker masks every put with a timestamp up to its own, so a put within
+// the delete's millisecond would vanish.
+const deleteGap = 1100 * time.Microsecond
+
+// afterDelete waits out deleteGap if key is the row deleted last.
+func (c *conn) afterDelete(key []byte) {
+	if c.lastDelAt.IsZero() || !bytes.Equal(key, c.lastDel) {
+		return
+	}
+	if d := deleteGap - time.Since(c.lastDelAt); d > 0 {
+		time.Sleep(d)
+	}
+	c.lastDelAt = time.Time{}
 }
 
 // Delete removes the whole row.
 func (c *conn) Delete(ctx context.Context, table string, key []byte) error {
 	c.mut = hbclient.Mutation{Row: key, Type: hbclient.Delete, Durability: c.db.cfg.Durability}
-	return c.write(ctx, table)
+	err := c.write(ctx, table)
+	c.lastDel = append(c.lastDel[:0], key...)
+	c.lastDelAt = time.Now()
+	return err
 }
 
 // write sends c.mut, or buffers it with clientbuffering.

@@ -166,3 +166,13 @@ func TestIntegrationUnavailable(t *testing.T) {
 		t.Fatalf("read with ZooKeeper down: %v (%v) after %v; want SERVICE_UNAVAILABLE", err, drivers.Classify(err), time.Since(start))
 	}
 }
+
+// BenchmarkIntegration runs driverstest's benchmarks against the real
+// server: go test -tags integration -run XXX -bench Integration ./drivers/hbase/
+func BenchmarkIntegration(b *testing.B) {
+	driverstest.Bench(b, func(b *testing.B) drivers.DB {
+		db := openDB(b)
+		b.Cleanup(func() { db.Close() })
+		return db
+	})
+}

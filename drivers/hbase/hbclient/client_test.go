@@ -229,3 +229,32 @@ func TestClientGivesUpAtDeadline(t *testing.T) {
 		t.Fatalf("Get against a busy region: %v after %v; want RegionTooBusy within the 200ms deadline (+slack)", err, time.Since(start))
 	}
 }
+
+// scanBody is a ScanResponse with 10 rows that ends the scan.
+var scanBody = func() []byte {
+	sr := &pb.ScanResponse{ScannerId: proto.Uint64(3), MoreResults: proto.Bool(false), MoreResultsInRegion: proto.Bool(false)}
+	for i := 0; i < 10; i++ {
+		row := string(rune('a' + i))
+		sr.Results = append(sr.Results, &pb.Result{Cell: []*pb.Cell{pbCell(row, "f", "field0", strings.Repeat("v", 100), 1)}})
+	}
+	b, _ := proto.Marshal(sr)
+	return b
+}()
+
+func TestClientScanAllocs(t *testing.T) {
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) { s.reply(id, scanBody) })
+	ctx := context.Background()
+	var res Result
+	rows := 0
+	fn := func(r *Result) error { rows++; return nil }
+	spec := ScanSpec{Start: []byte("a"), Family: []byte("f"), Limit: 10}
+	if err := c.Scan(ctx, "t", &spec, &res, fn); err != nil || rows != 10 {
+		t.Fatalf("Scan: %d rows, %v; want 10", rows, err)
+	}
+	if raceEnabled {
+		return
+	}
+	if n := testing.AllocsPerRun(200, func() { _ = c.Scan(ctx, "t", &spec, &res, fn) }); n > 0 {
+		t.Errorf("a 10-row Scan allocates %.2f times, want 0", n)
+	}
+}

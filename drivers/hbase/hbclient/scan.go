@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -35,9 +36,11 @@ type ScanSpec struct {
 // Region moves and lost scanners are retried by reopening after the last
 // row seen.
 func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Result, fn func(*Result) error) error {
-	st := scanState{c: c, table: table, s: s, res: res, fn: fn}
+	st := scanPool.Get().(*scanState)
+	defer st.release()
+	st.c, st.table, st.s, st.res, st.fn = c, table, s, res, fn
 	st.cur = append(st.cur[:0], s.Start...)
-	st.include = true
+	st.include, st.got = true, 0
 	var deadline time.Time
 	attempt := 0
 	for {
@@ -77,6 +80,15 @@ type scanState struct {
 	include bool   // whether cur itself is still to be returned
 	got     int
 	results [][]byte // reused by parseScanResponse
+}
+
+// scanPool recycles scan states with their row and result buffers.
+var scanPool = sync.Pool{New: func() any { return new(scanState) }}
+
+func (st *scanState) release() {
+	clear(st.results)
+	*st = scanState{cur: st.cur[:0], results: st.results[:0]}
+	scanPool.Put(st)
 }
 
 func (st *scanState) perRPC() uint32 {
