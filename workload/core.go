@@ -150,6 +150,25 @@ func (c *core) lastAcked() int64 {
 	return c.insertKeynum(l)
 }
 
+// The core workload as a Job.
+
+const nameVerify = "VERIFY"
+
+func (c *core) Ops() []string {
+	n := make([]string, NumOps)
+	for i := range n {
+		n[i] = Op(i).String()
+	}
+	return n
+}
+
+func (c *core) Extra() []string    { return []string{nameVerify} }
+func (c *core) Warnings() []string { return c.warnings }
+
+func (c *core) NewTask(id int, conn drivers.Conn, rnd *rand.Rand, m *Meter) (Task, error) {
+	return newWorker(c, conn, rnd, m), nil
+}
+
 // lastKey adapts lastAcked as the basis of the skewed-latest chooser.
 type lastKey struct{ c *core }
 

@@ -260,8 +260,7 @@ func TestWorkerStepAllocatesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := newWorker(r.core, r.series, r.recs[0], 1, 0, time.Now())
-	w.conn = nopConn{}
+	w := testWorker(r)
 	ctx := context.Background()
 	for i := 0; i < 1000; i++ { // warm buffers and histograms
 		w.doTransaction(ctx)
@@ -274,11 +273,38 @@ func TestWorkerStepAllocatesNothing(t *testing.T) {
 func BenchmarkWorkerStep(b *testing.B) {
 	s := spec(func(s *Spec) { s.ReadProportion, s.UpdateProportion = 0.5, 0.5; s.RequestDistribution = "zipfian" })
 	r, _ := New(s, nopDB{})
-	w := newWorker(r.core, r.series, r.recs[0], 1, 0, time.Now())
-	w.conn = nopConn{}
+	w := testWorker(r)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		w.doTransaction(ctx)
+	}
+}
+
+func testWorker(r *Runner) *worker {
+	m := &Meter{t: r.series, rec: r.recs[0], base: time.Now()}
+	return newWorker(r.job.(*core), nopConn{}, generator.NewRand(1, 0), m)
+}
+
+// Four clients loading together write disjoint slices whose union is
+// exactly recordcount.
+func TestMultiClientLoadSlices(t *testing.T) {
+	seen := map[string]int{}
+	for client := 0; client < 4; client++ {
+		s := spec(func(s *Spec) { s.Phase, s.RecordCount, s.Clients, s.Client = Load, 1001, 4, client })
+		db := newCountingDB()
+		mustRun(t, s, db)
+		for k := range db.keys["insert"] {
+			seen[k]++
+		}
+	}
+	if len(seen) != 1001 {
+		t.Fatalf("4 clients loaded %d distinct keys, want 1001", len(seen))
+	}
+	for k := int64(0); k < 1001; k++ {
+		key := string(generator.AppendKey(nil, k, true, 1))
+		if seen[key] != 1 {
+			t.Fatalf("key number %d written %d times, want once", k, seen[key])
+		}
 	}
 }

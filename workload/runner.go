@@ -20,8 +20,8 @@ import (
 type Runner struct {
 	spec   Spec
 	db     drivers.DB
-	core   *core
-	series *series
+	job    Job
+	series *Series
 	coll   *measure.Collector
 	recs   []*measure.Recorder // shared round-robin by workers
 	opts   options
@@ -62,32 +62,48 @@ func WithIntervals(d time.Duration, fn func(*measure.Interval)) Option {
 // context is cancelled and they count as failed. Default 10 s.
 func WithDrainTimeout(d time.Duration) Option { return func(o *options) { o.drain = d } }
 
-// New checks spec against the DB's abilities and builds the generators. It
-// opens no connection.
+// New checks spec and builds YCSB's core workload (the generators) for it.
+// It opens no connection.
 func New(spec Spec, db drivers.DB, opts ...Option) (*Runner, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	o := options{log: io.Discard, drain: 10 * time.Second, interval: time.Second}
-	for _, f := range opts {
-		f(&o)
-	}
-	if !spec.SeedSet {
-		spec.Seed = rand.Uint64()
-		spec.SeedSet = true
-	}
+	spec = withSeed(spec.ClientSlice())
 	c, err := newCore(&spec)
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{spec: spec, db: db, core: c, opts: o}
+	r, err := NewJob(spec, c, db, opts...)
+	if err != nil {
+		return nil, err
+	}
 	c.spec = &r.spec
-	r.series = newSeries(&r.spec)
+	return r, nil
+}
+
+func withSeed(s Spec) Spec {
+	if !s.SeedSet {
+		s.Seed, s.SeedSet = rand.Uint64(), true
+	}
+	return s
+}
+
+// NewJob makes a Runner for any Job (dfsio, produce, consume, or a caller's
+// own) with spec's driver, pacing and measurement settings; the op count is
+// spec.TotalOps().
+func NewJob(spec Spec, job Job, db drivers.DB, opts ...Option) (*Runner, error) {
+	o := options{log: io.Discard, drain: 10 * time.Second, interval: time.Second}
+	for _, f := range opts {
+		f(&o)
+	}
+	spec = withSeed(spec)
+	r := &Runner{spec: spec, db: db, job: job, opts: o}
+	r.series = NewSeries(job.Ops(), job.Extra(), &r.spec)
+	for _, w := range job.Warnings() {
+		fmt.Fprintf(o.log, "Warning: %s\n", w)
+	}
 
 	total := spec.TotalOps()
-	if spec.Phase == Load {
-		total = spec.insertCount()
-	}
 	r.threads = spec.Threads
 	if total > 0 && int64(r.threads) > total {
 		fmt.Fprintf(o.log, "Warning: the threadcount is bigger than recordcount, the threadcount will be recordcount!\n")
@@ -113,7 +129,7 @@ func New(spec Spec, db drivers.DB, opts ...Option) (*Runner, error) {
 			nrec = 64
 		}
 	}
-	r.coll = measure.NewCollector(r.series.layout(), measure.Options{})
+	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{})
 	r.recs = make([]*measure.Recorder, nrec)
 	for i := range r.recs {
 		r.recs[i] = r.coll.NewRecorder()
@@ -222,16 +238,21 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 				openMu.Unlock()
 				return
 			}
-			w := newWorker(r.core, r.series, r.recs[id%len(r.recs)], s.Seed, id, base)
-			w.conn = conn
-			r.loop(opCtx, w, r.quota[id], stop)
-			cstart := w.now()
-			w.intended = cstart
-			err = conn.Close(opCtx)
-			w.record(r.series.cleanup, cstart, w.now())
-			if err != nil {
-				w.rec.Count(r.series.cleanup, int(drivers.Classify(err)))
+			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: base}
+			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
+			if err == nil {
+				r.loop(opCtx, task, m, r.quota[id], stop)
+			} else {
+				openMu.Lock()
+				openErrs = append(openErrs, fmt.Errorf("worker %d: %w", id, err))
+				openMu.Unlock()
 			}
+			cstart := m.Now()
+			m.intended = cstart
+			if err := conn.Close(opCtx); err != nil {
+				m.Count(r.series.cleanup, drivers.Classify(err))
+			}
+			m.Sample(r.series.cleanup, cstart)
 		}(i)
 	}
 
@@ -294,20 +315,20 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 
 // loop runs one worker's operations: its quota (0 = until stopped), paced by
 // the target schedule when one is set.
-func (r *Runner) loop(ctx context.Context, w *worker, quota int64, stop <-chan struct{}) {
-	s := &r.spec
+func (r *Runner) loop(ctx context.Context, task Task, m *Meter, quota int64, stop <-chan struct{}) {
 	var timer *time.Timer
-	threadStart := w.now()
+	threadStart := m.Now()
 	if r.tick > 0 {
 		timer = time.NewTimer(time.Hour)
 		timer.Stop()
-		// Java de-synchronises slow threads with a random first sleep.
+		// Java de-synchronises slow threads (<= 1000 ops/s) with a random
+		// first sleep of up to one tick.
 		if r.tick >= time.Millisecond {
-			if !r.sleep(w, timer, time.Duration(w.rnd.Int64N(int64(r.tick))), stop) {
+			if !r.sleep(m, timer, time.Duration(rand.Int64N(int64(r.tick))), stop) {
 				return
 			}
 		}
-		threadStart = w.now()
+		threadStart = m.Now()
 	}
 	var issued, counted int64
 	for quota == 0 || counted < quota {
@@ -317,26 +338,22 @@ func (r *Runner) loop(ctx context.Context, w *worker, quota int64, stop <-chan s
 		default:
 		}
 		if r.tick <= 0 || issued == 0 {
-			w.intended = w.now()
+			m.intended = m.Now()
 		}
-		warm := r.measured.Load()
-		if s.Phase == Load {
-			if !w.doInsert(ctx) {
-				return
-			}
-		} else {
-			w.doTransaction(ctx)
+		measured := r.measured.Load()
+		if !task.Step(ctx) {
+			return
 		}
 		issued++
-		if warm {
+		if measured {
 			counted++
 			r.done.Add(1)
-			w.rec.Done(1)
+			m.rec.Done(1)
 		}
 		if r.tick > 0 {
 			next := threadStart + time.Duration(issued)*r.tick
-			w.intended = next
-			if d := next - w.now(); d > 0 && !r.sleep(w, timer, d, stop) {
+			m.intended = next
+			if d := next - m.Now(); d > 0 && !r.sleep(m, timer, d, stop) {
 				return
 			}
 		}
@@ -345,10 +362,10 @@ func (r *Runner) loop(ctx context.Context, w *worker, quota int64, stop <-chan s
 
 // sleep waits d (busy-waiting with spin.sleep), or until stop. It reports
 // whether the worker should go on.
-func (r *Runner) sleep(w *worker, t *time.Timer, d time.Duration, stop <-chan struct{}) bool {
+func (r *Runner) sleep(m *Meter, t *time.Timer, d time.Duration, stop <-chan struct{}) bool {
 	if r.spec.SpinSleep {
-		end := w.now() + d
-		for w.now() < end {
+		end := m.Now() + d
+		for m.Now() < end {
 			select {
 			case <-stop:
 				return false

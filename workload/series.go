@@ -5,81 +5,89 @@ import (
 	"github.com/gobench/gobench/measure"
 )
 
-// Extra measurement names besides the operations.
-const (
-	nameCleanup = "CLEANUP"
-	nameVerify  = "VERIFY"
-)
+// NameCleanup is the measurement of closing a worker's connection.
+const NameCleanup = "CLEANUP"
 
-// series maps (operation, outcome) to measurement series, the way Java's
+// Series maps (operation, outcome) to measurement series the way Java's
 // DBWrapper names them: successes under the operation name, failures under
 // <OP>-FAILED (or <OP>-<STATUS> with reportlatencyforeacherror or
 // latencytrackederrors), intended-start latencies under Intended-<name>.
-// Return codes are always counted against the plain name.
-type series struct {
+// Return codes are always counted against the plain name. Build it once per
+// run with [NewSeries]; it is immutable and shared by all workers.
+type Series struct {
 	names    []string
-	plain    [NumOps]int
-	failed   [NumOps][drivers.NumStatus]int
+	plain    []int
+	failed   [][drivers.NumStatus]int
+	extra    map[string]int
 	intended []int // intended[i] is the Intended- twin of series i, or -1
 	cleanup  int
-	verify   int
-	// latency selection (measurement.interval)
-	recordOp, recordIntended bool
-	intendedUnderPlain       bool
+
+	// measurement.interval
+	recordIntended     bool
+	intendedUnderPlain bool
 }
 
-func newSeries(s *Spec) *series {
-	t := &series{}
+// NewSeries lays out the measurements of a job whose operations are named
+// ops (index = operation id) and which records extra plain measurements
+// (such as VERIFY), under spec's measurement settings.
+func NewSeries(ops, extra []string, spec *Spec) *Series {
+	t := &Series{extra: map[string]int{}}
 	add := func(name string) int {
 		t.names = append(t.names, name)
 		return len(t.names) - 1
 	}
 	tracked := map[string]bool{}
-	for _, e := range s.LatencyTrackedErrors {
+	for _, e := range spec.LatencyTrackedErrors {
 		tracked[e] = true
 	}
-	for op := Op(0); op < numOps; op++ {
-		t.plain[op] = add(op.String())
+	t.plain = make([]int, len(ops))
+	t.failed = make([][drivers.NumStatus]int, len(ops))
+	for op, name := range ops {
+		t.plain[op] = add(name)
 		failed := -1
 		for st := drivers.Status(0); int(st) < drivers.NumStatus; st++ {
-			if st.IsOK() {
+			switch {
+			case st.IsOK():
 				t.failed[op][st] = t.plain[op]
-				continue
+			case spec.ReportLatencyPerError || tracked[st.String()]:
+				t.failed[op][st] = add(name + "-" + st.String())
+			default:
+				if failed < 0 {
+					failed = add(name + "-FAILED")
+				}
+				t.failed[op][st] = failed
 			}
-			if s.ReportLatencyPerError || tracked[st.String()] {
-				t.failed[op][st] = add(op.String() + "-" + st.String())
-				continue
-			}
-			if failed < 0 {
-				failed = add(op.String() + "-FAILED")
-			}
-			t.failed[op][st] = failed
 		}
 	}
-	t.cleanup = add(nameCleanup)
-	t.verify = add(nameVerify)
-
-	switch s.MeasurementInterval {
+	t.cleanup = add(NameCleanup)
+	for _, e := range extra {
+		t.extra[e] = add(e)
+	}
+	switch spec.MeasurementInterval {
 	case "intended":
 		t.intendedUnderPlain = true
 	case "both":
-		t.recordOp, t.recordIntended = true, true
-	default:
-		t.recordOp = true
+		t.recordIntended = true
 	}
 	t.intended = make([]int, len(t.names))
-	for i := range t.intended {
+	n := len(t.names)
+	for i := 0; i < n; i++ {
 		t.intended[i] = -1
-	}
-	if t.recordIntended {
-		n := len(t.names)
-		for i := 0; i < n; i++ {
+		if t.recordIntended {
 			t.intended[i] = add("Intended-" + t.names[i])
 		}
 	}
 	return t
 }
 
-func (t *series) layout() measure.Layout {
+// Plain returns the series of operation op's successes (and its Return=
+// counts).
+func (t *Series) Plain(op int) int { return t.plain[op] }
+
+// Extra returns the series of the extra measurement name.
+func (t *Series) Extra(name string) int { return t.extra[name] }
+
+// Layout is the measure layout of these series.
+func (t *Series) Layout() measure.Layout {
 	return measure.Layout{Series: t.names, Codes: drivers.StatusNames()}
 }

@@ -157,14 +157,27 @@ func (s *Spec) insertCount() int64 {
 }
 
 // TotalOps returns the number of operations of the phase over all threads
-// (0 = unbounded): insertcount or recordcount when loading, operationcount
-// when running.
+// (0 = unbounded): operationcount when running; when loading, insertcount,
+// or recordcount - insertstart. (Java loads recordcount keys from
+// insertstart when insertcount is absent, overshooting the key space; gobench
+// loads the keys up to recordcount.)
 func (s *Spec) TotalOps() int64 {
 	if s.Phase == Load {
-		if s.InsertCount >= 0 {
-			return s.InsertCount
-		}
-		return s.RecordCount
+		return s.insertCount()
 	}
 	return s.OperationCount
+}
+
+// ClientSlice returns the spec of client s.Client of s.Clients processes
+// loading one key space together: when insertstart and insertcount are not
+// given, each client loads a disjoint, contiguous slice of recordcount, and
+// the slices add up to it exactly.
+func (s Spec) ClientSlice() Spec {
+	if s.Clients <= 1 || s.Phase != Load || s.InsertStart != 0 || s.InsertCount >= 0 {
+		return s
+	}
+	r, n, i := s.recordCount(), int64(s.Clients), int64(s.Client)
+	s.InsertStart = i * r / n
+	s.InsertCount = (i+1)*r/n - s.InsertStart
+	return s
 }

@@ -8,18 +8,16 @@ import (
 
 	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/generator"
-	"github.com/gobench/gobench/measure"
 )
 
 // worker is one client thread: it owns its RNG, buffers, Conn and recorder,
 // so the per-operation path takes no lock and allocates nothing.
 type worker struct {
 	c    *core
-	t    *series
 	conn drivers.Conn
-	rec  *measure.Recorder
+	m    *Meter
 	rnd  *rand.Rand
-	base time.Time // monotonic origin for durations
+	load bool // load phase: Step inserts
 
 	key    []byte
 	vals   *drivers.Record // values to write
@@ -27,49 +25,35 @@ type worker struct {
 	expect []byte          // dataintegrity comparison buffer
 	rows   int             // rows seen by the current scan
 	scanFn func(key []byte, r *drivers.Record) error
-
-	// intended is the start time the schedule gave the current operation
-	// (equal to the actual start when unthrottled).
-	intended time.Duration
+	verifyS int // VERIFY series
 }
 
-func newWorker(c *core, t *series, rec *measure.Recorder, seed uint64, id int, base time.Time) *worker {
+func newWorker(c *core, conn drivers.Conn, rnd *rand.Rand, m *Meter) *worker {
 	n := c.spec.FieldCount
 	w := &worker{
-		c: c, t: t, rec: rec, base: base,
-		rnd:  generator.NewRand(seed, uint64(id)),
-		key:  make([]byte, 0, 32),
-		vals: drivers.NewRecord(n),
-		out:  drivers.NewRecord(n),
+		c: c, conn: conn, m: m, rnd: rnd, load: c.spec.Phase == Load,
+		key:    make([]byte, 0, 32),
+		vals:   drivers.NewRecord(n),
+		out:    drivers.NewRecord(n),
+		verifyS: m.t.Extra(nameVerify),
 	}
 	w.scanFn = func([]byte, *drivers.Record) error { w.rows++; return nil }
 	return w
 }
 
-func (w *worker) now() time.Duration { return time.Since(w.base) }
-
-// measure records one call's latency and return code the way Java's DBWrapper
-// does, and returns the code.
-func (w *worker) measure(op Op, start time.Duration, err error) drivers.Status {
-	end := w.now()
-	st := drivers.Classify(err)
-	s := w.t.failed[op][st]
-	w.record(s, start, end)
-	w.rec.Count(w.t.plain[op], int(st))
-	return st
+// Step runs one operation: an insert when loading, else one of the mix.
+func (w *worker) Step(ctx context.Context) bool {
+	if w.load {
+		return w.doInsert(ctx)
+	}
+	w.doTransaction(ctx)
+	return true
 }
 
-// record stores a sample for series s under measurement.interval's rules.
-func (w *worker) record(s int, start, end time.Duration) {
-	switch {
-	case w.t.intendedUnderPlain:
-		w.rec.Record(s, end-w.intended)
-	default:
-		w.rec.Record(s, end-start)
-		if w.t.recordIntended {
-			w.rec.Record(w.t.intended[s], end-w.intended)
-		}
-	}
+func (w *worker) now() time.Duration { return w.m.Now() }
+
+func (w *worker) measure(op Op, start time.Duration, err error) drivers.Status {
+	return w.m.Measure(int(op), start, err)
 }
 
 func (w *worker) buildKey(keynum int64) {
@@ -128,9 +112,6 @@ func (w *worker) doInsert(ctx context.Context) (ok bool) {
 	w.fillValues(true)
 	for attempt := 0; ; attempt++ {
 		start := w.now()
-		if attempt == 0 && w.intended == 0 {
-			w.intended = start
-		}
 		err := w.conn.Insert(ctx, s.Table, w.key, w.vals)
 		st := w.measure(OpInsert, start, err)
 		if st.IsOK() {
@@ -199,8 +180,8 @@ func (w *worker) verify() {
 			}
 		}
 	}
-	w.record(w.t.verify, start, w.now())
-	w.rec.Count(w.t.verify, int(st))
+	w.m.Sample(w.verifyS, start)
+	w.m.Count(w.verifyS, st)
 }
 
 func (w *worker) doUpdate(ctx context.Context) {
@@ -219,7 +200,7 @@ func (w *worker) doRunInsert(ctx context.Context) {
 	// Acknowledged even when the insert failed, as in Java, so that one
 	// failure does not freeze the set of readable keys.
 	if err := w.c.runSeq.Acknowledge(pos); err != nil {
-		w.rec.Count(w.t.plain[OpInsert], int(drivers.UnexpectedState))
+		w.m.Count(w.m.t.Plain(int(OpInsert)), drivers.UnexpectedState)
 	}
 }
 
@@ -245,7 +226,7 @@ func (w *worker) doReadModifyWrite(ctx context.Context) {
 	ustart := w.now()
 	err = w.conn.Update(ctx, w.c.spec.Table, w.key, w.vals)
 	w.measure(OpUpdate, ustart, err)
-	w.record(w.t.plain[OpReadModifyWrite], start, w.now())
+	w.m.Sample(w.m.t.Plain(int(OpReadModifyWrite)), start)
 }
 
 func (w *worker) doDelete(ctx context.Context) {

@@ -1,0 +1,52 @@
+package workload
+
+import (
+	"time"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/measure"
+)
+
+// Meter is one worker's handle on measurement: a clock, the recorder and the
+// intended start time the runner's schedule gave the current operation. A
+// Task times each driver call with it. It is used by one goroutine and
+// allocates nothing.
+type Meter struct {
+	t        *Series
+	rec      *measure.Recorder
+	base     time.Time
+	intended time.Duration
+}
+
+// Now returns the time since the run began (monotonic).
+func (m *Meter) Now() time.Duration { return time.Since(m.base) }
+
+// Measure records one call of operation op that started at start and ended
+// now with err, the way Java's DBWrapper does, and returns its return code.
+func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
+	end := m.Now()
+	st := drivers.Classify(err)
+	m.sample(m.t.failed[op][st], start, end)
+	m.rec.Count(m.t.plain[op], int(st))
+	return st
+}
+
+// Sample records a latency under series s (see [Series.Extra]) from start to
+// now, without a return code.
+func (m *Meter) Sample(s int, start time.Duration) { m.sample(s, start, m.Now()) }
+
+// Count counts return code st against series s.
+func (m *Meter) Count(s int, st drivers.Status) { m.rec.Count(s, int(st)) }
+
+// sample applies measurement.interval: op (actual start), intended (the
+// schedule's start, under the plain name) or both.
+func (m *Meter) sample(s int, start, end time.Duration) {
+	if m.t.intendedUnderPlain {
+		m.rec.Record(s, end-m.intended)
+		return
+	}
+	m.rec.Record(s, end-start)
+	if m.t.recordIntended {
+		m.rec.Record(m.t.intended[s], end-m.intended)
+	}
+}
