@@ -19,12 +19,12 @@ type worker struct {
 	rnd  *rand.Rand
 	load bool // load phase: Step inserts
 
-	key    []byte
-	vals   *drivers.Record // values to write
-	out    *drivers.Record // read results
-	expect []byte          // dataintegrity comparison buffer
-	rows   int             // rows seen by the current scan
-	scanFn func(key []byte, r *drivers.Record) error
+	key     []byte
+	vals    *drivers.Record // values to write
+	out     *drivers.Record // read results
+	expect  []byte          // dataintegrity comparison buffer
+	rows    int             // rows seen by the current scan
+	scanFn  func(key []byte, r *drivers.Record) error
 	verifyS int // VERIFY series
 }
 
@@ -32,9 +32,9 @@ func newWorker(c *core, conn drivers.Conn, rnd *rand.Rand, m *Meter) *worker {
 	n := c.spec.FieldCount
 	w := &worker{
 		c: c, conn: conn, m: m, rnd: rnd, load: c.spec.Phase == Load,
-		key:    make([]byte, 0, 32),
-		vals:   drivers.NewRecord(n),
-		out:    drivers.NewRecord(n),
+		key:     make([]byte, 0, 32),
+		vals:    drivers.NewRecord(n),
+		out:     drivers.NewRecord(n),
 		verifyS: m.t.Extra(nameVerify),
 	}
 	w.scanFn = func([]byte, *drivers.Record) error { w.rows++; return nil }
