@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/gobench/gobench/workload"
@@ -32,6 +33,15 @@ func usageErr(err error) error { return &usageError{err} }
 // configErr marks configuration errors (exit 2), listing each on its line.
 func configErr(err error) error { return &usageError{err} }
 
+// command is a sub-command beyond load and run (dfsio, producer-perf, ...).
+// Files that add one register it from init.
+type command struct {
+	summary string // one line for the usage text
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+}
+
+var commands = map[string]command{}
+
 // run is the whole program, testable: args without the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -53,13 +63,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "gobench %s\n", version)
 	case "help", "-h", "--help", "-help":
 		fmt.Fprint(stdout, usageText)
+		for _, n := range commandNames()[5:] {
+			fmt.Fprintf(stdout, "  gobench %-16s %s\n", n, commands[n].summary)
+		}
 	default:
+		if c, ok := commands[cmd]; ok {
+			err = c.run(ctx, rest, stdout, stderr)
+			break
+		}
 		if strings.HasPrefix(cmd, "-") {
 			// Java Client style: gobench -db basic -P w -load
 			err = bench(ctx, workload.Transactions, args, stdout, stderr)
 			break
 		}
-		err = usageErr(fmt.Errorf("unknown command %q (commands: load, run, workloads, version, help)", cmd))
+		err = usageErr(fmt.Errorf("unknown command %q (commands: %s)", cmd, strings.Join(commandNames(), ", ")))
 	}
 	return report(err, stderr)
 }
@@ -85,4 +102,15 @@ func report(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gobench: %s\n", err)
 	return exitFailed
+}
+
+// commandNames lists every command: the built-in ones, then the registered
+// ones sorted.
+func commandNames() []string {
+	var extra []string
+	for n := range commands {
+		extra = append(extra, n)
+	}
+	sort.Strings(extra)
+	return append([]string{"load", "run", "workloads", "version", "help"}, extra...)
 }
