@@ -3,16 +3,16 @@ package workload
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
+	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/props"
 )
 
-// Workload kinds accepted by the workload property.
-const (
-	KindCore = "core"
-)
+// KindCore is YCSB's CoreWorkload, the default workload kind.
+const KindCore = "core"
 
 var kindAliases = map[string]string{
 	"core":                                  KindCore,
@@ -20,10 +20,28 @@ var kindAliases = map[string]string{
 	"com.yahoo.ycsb.workloads.CoreWorkload": KindCore,
 }
 
+// kindBuilders makes the Job of each workload kind other than core from the
+// decoded Spec and the kind's own properties (read through d). Each kind's
+// file adds its entry in init; the map is not changed after that.
+var kindBuilders = map[string]func(s *Spec, d *props.Decoder) (Job, error){}
+
 // Kind resolves the workload property to a workload kind.
 func Kind(name string) (string, bool) {
-	k, ok := kindAliases[name]
-	return k, ok
+	if k, ok := kindAliases[name]; ok {
+		return k, true
+	}
+	_, ok := kindBuilders[name]
+	return name, ok
+}
+
+// Kinds lists the workload kinds.
+func Kinds() []string {
+	k := []string{KindCore}
+	for n := range kindBuilders {
+		k = append(k, n)
+	}
+	sort.Strings(k[1:])
+	return k
 }
 
 // Decode reads the core workload, client and measurement properties from d
@@ -42,10 +60,13 @@ func Decode(d *props.Decoder, phase Phase) (Spec, error) {
 			s.Phase = Load
 		}
 	}
+	s.Kind = KindCore
 	if w, ok := d.Lookup("workload"); ok {
-		if _, known := Kind(w.Value); !known {
+		if k, known := Kind(w.Value); known {
+			s.Kind = k
+		} else {
 			d.Fail(&props.Error{Key: "workload", Value: w.Value, Source: w.Source, Line: w.Line,
-				Err: errors.New("unknown workload kind; allowed: core (alias site.ycsb.workloads.CoreWorkload)")})
+				Err: errors.New("unknown workload kind"), Allowed: strings.Join(Kinds(), ", ") + " (core is also site.ycsb.workloads.CoreWorkload)"})
 		}
 	}
 	d.Lookup("db") // read by the caller; known here
@@ -129,7 +150,23 @@ func Decode(d *props.Decoder, phase Phase) (Spec, error) {
 	s.ExportFile = d.String("exportfile", s.ExportFile)
 	d.Lookup("measurement.trackjvm") // JVM only: accepted, no effect
 
+	if b := kindBuilders[s.Kind]; b != nil {
+		// Other kinds read their own keys; build once here so that their
+		// problems are reported with everything else.
+		job, err := b(&s, d)
+		s.job = job
+		return s, errors.Join(err, s.Validate())
+	}
 	return s, s.Validate()
+}
+
+// NewRunner makes the Runner of s's workload kind: YCSB's core workload, or
+// the Job that Decode built for another kind.
+func NewRunner(s Spec, db drivers.DB, opts ...Option) (*Runner, error) {
+	if s.job != nil {
+		return NewJob(s, s.job, db, opts...)
+	}
+	return New(s, db, opts...)
 }
 
 var exporters = map[string]string{

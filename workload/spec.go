@@ -27,6 +27,10 @@ func (p Phase) String() string {
 // properties.
 type Spec struct {
 	Phase Phase
+	// Kind is the workload kind (the workload property): "core" (YCSB's
+	// CoreWorkload) or another registered kind such as dfsio or produce.
+	Kind string
+	job  Job // built by Decode for kinds other than core
 
 	// Driver settings (YCSB's Client).
 	Threads          int           // threadcount
@@ -101,6 +105,7 @@ type Spec struct {
 func DefaultSpec() Spec {
 	return Spec{
 		Phase:          Transactions,
+		Kind:           KindCore,
 		Threads:        1,
 		InsertCount:    -1,
 		StatusInterval: 10 * time.Second,

@@ -34,7 +34,7 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 
 	st := newStatus(stderr, &spec)
 	opts := []workload.Option{workload.WithLog(stderr), workload.WithIntervals(st.cut, st.interval)}
-	r, err := workload.New(spec, cfg.db, opts...)
+	r, err := workload.NewRunner(spec, cfg.db, opts...)
 	if err != nil {
 		return configErr(err)
 	}
