@@ -282,7 +282,7 @@ func BenchmarkWorkerStep(b *testing.B) {
 }
 
 func testWorker(r *Runner) *worker {
-	m := &Meter{t: r.series, rec: r.recs[0], base: time.Now()}
+	m := &Meter{t: r.series, rec: r.recs[0], base: time.Now(), on: true}
 	return newWorker(r.job.(*core), nopConn{}, generator.NewRand(1, 0), m)
 }
 
@@ -306,5 +306,34 @@ func TestMultiClientLoadSlices(t *testing.T) {
 		if seen[key] != 1 {
 			t.Fatalf("key number %d written %d times, want once", k, seen[key])
 		}
+	}
+}
+
+// Operations during the warm-up run but are not in the report.
+func TestWarmupExcluded(t *testing.T) {
+	s := spec(func(s *Spec) {
+		s.OperationCount = 0
+		s.Target = 2000
+		s.Warmup = 300 * time.Millisecond
+		s.MaxExecutionTime = 300 * time.Millisecond
+	})
+	db, res := loadAndRun(t, s)
+	executed := int64(db.ops["read"] + db.ops["update"])
+	if res.Ops == 0 || res.Ops >= executed {
+		t.Fatalf("reported %d ops of %d executed; want the warm-up's excluded", res.Ops, executed)
+	}
+	if res.RunTime < 200*time.Millisecond || res.RunTime > 3*time.Second {
+		t.Errorf("RunTime %v, want about the 300 ms after the warm-up", res.RunTime)
+	}
+	var counted int64
+	for _, n := range []string{"READ", "UPDATE"} {
+		if se := res.Series(n); se != nil {
+			for _, c := range se.Codes {
+				counted += c
+			}
+		}
+	}
+	if counted != res.Ops {
+		t.Errorf("the report counts %d return codes for %d ops", counted, res.Ops)
 	}
 }

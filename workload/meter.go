@@ -16,6 +16,10 @@ type Meter struct {
 	rec      *measure.Recorder
 	base     time.Time
 	intended time.Duration
+	// on is false during the warm-up: the operation runs but records
+	// nothing. The runner sets it before each operation, so an operation is
+	// either wholly in the report or wholly out of it.
+	on bool
 }
 
 // Now returns the time since the run began (monotonic).
@@ -26,6 +30,9 @@ func (m *Meter) Now() time.Duration { return time.Since(m.base) }
 func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
 	end := m.Now()
 	st := drivers.Classify(err)
+	if !m.on {
+		return st
+	}
 	m.sample(m.t.failed[op][st], start, end)
 	m.rec.Count(m.t.plain[op], int(st))
 	return st
@@ -33,10 +40,18 @@ func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
 
 // Sample records a latency under series s (see [Series.Extra]) from start to
 // now, without a return code.
-func (m *Meter) Sample(s int, start time.Duration) { m.sample(s, start, m.Now()) }
+func (m *Meter) Sample(s int, start time.Duration) {
+	if m.on {
+		m.sample(s, start, m.Now())
+	}
+}
 
 // Count counts return code st against series s.
-func (m *Meter) Count(s int, st drivers.Status) { m.rec.Count(s, int(st)) }
+func (m *Meter) Count(s int, st drivers.Status) {
+	if m.on {
+		m.rec.Count(s, int(st))
+	}
+}
 
 // sample applies measurement.interval: op (actual start), intended (the
 // schedule's start, under the plain name) or both.

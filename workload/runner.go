@@ -248,7 +248,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 				openMu.Unlock()
 			}
 			cstart := m.Now()
-			m.intended = cstart
+			m.intended, m.on = cstart, true
 			if err := conn.Close(opCtx); err != nil {
 				m.Count(r.series.cleanup, drivers.Classify(err))
 			}
@@ -340,12 +340,12 @@ func (r *Runner) loop(ctx context.Context, task Task, m *Meter, quota int64, sto
 		if r.tick <= 0 || issued == 0 {
 			m.intended = m.Now()
 		}
-		measured := r.measured.Load()
+		m.on = r.measured.Load()
 		if !task.Step(ctx) {
 			return
 		}
 		issued++
-		if measured {
+		if m.on {
 			counted++
 			r.done.Add(1)
 			m.rec.Done(1)
