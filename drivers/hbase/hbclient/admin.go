@@ -36,7 +36,7 @@ func (c *Client) masterConn(ctx context.Context) (*rpcConn, error) {
 	if m != nil && m.alive() {
 		return m, nil
 	}
-	data, err := readZNode(ctx, c.opts.ZKQuorum, c.opts.ZNodeParent+"/master")
+	data, err := c.readZNode(ctx, "/master")
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +44,7 @@ func (c *Client) masterConn(ctx context.Context) (*rpcConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err = dialConn(ctx, c.opts.Dial, addr, "MasterService", c.opts.User, c.opts.RPCTimeout)
+	m, err = dialConn(ctx, &c.opts, addr, "MasterService")
 	if err != nil {
 		return nil, err
 	}

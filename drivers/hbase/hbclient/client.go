@@ -26,6 +26,8 @@ type Options struct {
 	OperationTimeout time.Duration
 	// RetryPause is the base pause of the backoff (default 100ms).
 	RetryPause time.Duration
+	// DialTimeout bounds connecting to a server or ZooKeeper (default 10s).
+	DialTimeout time.Duration
 	// ScanMaxResultSize caps the bytes per scan RPC (default 2 MiB).
 	ScanMaxResultSize uint64
 	// Dial opens TCP connections (default net.Dialer). Tests and setups with
@@ -51,6 +53,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.RetryPause <= 0 {
 		o.RetryPause = 100 * time.Millisecond
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = 10 * time.Second
 	}
 	if o.ScanMaxResultSize == 0 {
 		o.ScanMaxResultSize = 2 << 20
@@ -121,7 +126,7 @@ func (c *Client) regionConn(ctx context.Context, addr string) (*rpcConn, error) 
 	if rc != nil && rc.alive() {
 		return rc, nil
 	}
-	rc, err := dialConn(ctx, c.opts.Dial, addr, "ClientService", c.opts.User, c.opts.RPCTimeout)
+	rc, err := dialConn(ctx, &c.opts, addr, "ClientService")
 	if err != nil {
 		return nil, err
 	}

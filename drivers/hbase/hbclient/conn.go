@@ -72,15 +72,17 @@ func (cl *call) release() {
 
 // dialConn connects to addr, sends the preamble and connection header for
 // service and starts the reader.
-func dialConn(ctx context.Context, dial func(ctx context.Context, addr string) (net.Conn, error), addr, service, user string, writeTimeout time.Duration) (*rpcConn, error) {
-	nc, err := dial(ctx, addr)
+func dialConn(ctx context.Context, o *Options, addr, service string) (*rpcConn, error) {
+	ctx, cancel := context.WithTimeout(ctx, o.DialTimeout)
+	defer cancel()
+	nc, err := o.Dial(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s (%s): %w: %w", addr, service, ErrConnection, err)
 	}
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	hello := appendConnectionHeader(nil, user, service)
+	hello := appendConnectionHeader(nil, o.User, service)
 	if dl, ok := ctx.Deadline(); ok {
 		_ = nc.SetWriteDeadline(dl)
 	}
@@ -89,7 +91,7 @@ func dialConn(ctx context.Context, dial func(ctx context.Context, addr string) (
 		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)
 	}
 	_ = nc.SetWriteDeadline(time.Time{})
-	c := &rpcConn{addr: addr, service: service, nc: nc, pending: make(map[uint32]*call), writeTimeout: writeTimeout}
+	c := &rpcConn{addr: addr, service: service, nc: nc, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
 	go c.readLoop()
 	return c, nil
 }

@@ -16,7 +16,9 @@ import (
 func dialFake(t *testing.T, handle func(s *fakeServer, id uint32, method, param []byte)) (*rpcConn, func() []*fakeServer) {
 	t.Helper()
 	dial, servers := fakeDialer(t, handle)
-	c, err := dialConn(context.Background(), dial, "fake:1", "ClientService", "tester", time.Second)
+	o := Options{Dial: dial, User: "tester", RPCTimeout: time.Second}
+	o.setDefaults()
+	c, err := dialConn(context.Background(), &o, "fake:1", "ClientService")
 	if err != nil {
 		t.Fatalf("dial fake: %v", err)
 	}

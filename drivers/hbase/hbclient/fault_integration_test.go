@@ -86,7 +86,7 @@ func TestIntegrationFaultConnectionsCut(t *testing.T) {
 					return
 				default:
 				}
-				row := []byte(fmt.Sprintf("row%d_%d", (w+i)%8, i%50))
+				row := []byte(fmt.Sprintf("row%d_w%d_%d", (w+i)%8, w, i%50)) // rows of one worker only
 				val := []byte(fmt.Sprint(i))
 				m := Mutation{Row: row, Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: [][]byte{val}}
 				if err := c.Mutate(ctx, table, &m); err != nil {

@@ -36,7 +36,7 @@ func (c *Client) metaServer(ctx context.Context) (string, error) {
 	if addr != "" {
 		return addr, nil
 	}
-	data, err := readZNode(ctx, c.opts.ZKQuorum, c.opts.ZNodeParent+"/meta-region-server")
+	data, err := c.readZNode(ctx, "/meta-region-server")
 	if err != nil {
 		return "", err
 	}

@@ -151,11 +151,12 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 				case !sr.more:
 					open = false
 					done = true
+				case st.s.Limit > 0 && st.got >= st.s.Limit:
+					open = open && sr.moreInRegion
+					done = true
 				case !sr.moreInRegion:
 					open = false
 					done = st.nextRegion(reg)
-				case st.s.Limit > 0 && st.got >= st.s.Limit:
-					done = true
 				}
 			}
 		}

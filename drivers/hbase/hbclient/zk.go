@@ -20,6 +20,13 @@ type nopLogger struct{}
 
 func (nopLogger) Printf(string, ...any) {}
 
+// readZNode reads <parent><name>, bounded by the dial timeout.
+func (c *Client) readZNode(ctx context.Context, name string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.opts.DialTimeout)
+	defer cancel()
+	return readZNode(ctx, c.opts.ZKQuorum, c.opts.ZNodeParent+name)
+}
+
 // readZNode reads one znode with a short-lived ZooKeeper session, bounded by
 // ctx. A quorum that cannot be reached yields an error wrapping ErrConnection.
 func readZNode(ctx context.Context, quorum []string, path string) ([]byte, error) {
