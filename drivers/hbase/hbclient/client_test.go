@@ -3,7 +3,9 @@ package hbclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -256,5 +258,61 @@ func TestClientScanAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(200, func() { _ = c.Scan(ctx, "t", &spec, &res, fn) }); n > 0 {
 		t.Errorf("a 10-row Scan allocates %.2f times, want 0", n)
+	}
+}
+
+// TestClientScanCrossesRegions: a scan continues in the next region after
+// the server says the region is exhausted, telling it the remaining row
+// count, and stops at its limit without opening another scanner.
+func TestClientScanCrossesRegions(t *testing.T) {
+	rowsOf := func(rows ...string) []*pb.Result {
+		var out []*pb.Result
+		for _, r := range rows {
+			out = append(out, &pb.Result{Cell: []*pb.Cell{pbCell(r, "f", "q", "v", 1)}})
+		}
+		return out
+	}
+	var mu sync.Mutex
+	var opens []string
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+		var req pb.ScanRequest
+		if err := proto.Unmarshal(param, &req); err != nil {
+			t.Errorf("scan request: %v", err)
+		}
+		mu.Lock()
+		opens = append(opens, fmt.Sprintf("%s@%s/%d", req.GetRegion().GetValue(), req.GetScan().GetStartRow(), req.GetLimitOfRows()))
+		mu.Unlock()
+		if string(req.GetRegion().GetValue()) == "t,,1.a." {
+			s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(1), Results: rowsOf("a", "b"), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(false)})
+			return
+		}
+		rows := rowsOf("m", "n")
+		if n := int(req.GetLimitOfRows()); n > 0 && n < len(rows) {
+			rows = rows[:n] // the server honours limit_of_rows
+		}
+		s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(2), Results: rows, MoreResults: proto.Bool(false)})
+	})
+	c.cache.removeTable("t")
+	c.cache.put(&region{table: "t", name: []byte("t,,1.a."), end: []byte("m"), addr: "fake:1"})
+	c.cache.put(&region{table: "t", name: []byte("t,m,1.b."), start: []byte("m"), addr: "fake:1"})
+	for _, tc := range []struct {
+		limit int
+		want  string
+		opens string
+	}{
+		{0, "a b m n", "t,,1.a.@/0 t,m,1.b.@m/0"},
+		{2, "a b", "t,,1.a.@/2"},
+		{3, "a b m", "t,,1.a.@/3 t,m,1.b.@m/1"},
+	} {
+		opens = nil
+		var got []string
+		var res Result
+		err := c.Scan(context.Background(), "t", &ScanSpec{Limit: tc.limit}, &res, func(r *Result) error {
+			got = append(got, string(r.Row()))
+			return nil
+		})
+		if err != nil || strings.Join(got, " ") != tc.want || strings.Join(opens, " ") != tc.opens {
+			t.Errorf("scan limit %d: rows %v, opens %v, %v; want rows %s, opens %s", tc.limit, got, opens, err, tc.want, tc.opens)
+		}
 	}
 }
