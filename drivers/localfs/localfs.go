@@ -1,0 +1,203 @@
+package localfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/gobench/gobench/drivers"
+)
+
+// DB is a local directory tree. It is safe for concurrent use; its Conns are
+// not shared.
+type DB struct {
+	root string
+	// Sync makes Close of a written file call fsync first, so that a write
+	// test measures the disk rather than the page cache. Set it before Open.
+	Sync bool
+}
+
+// New serves the directory root (made absolute; it need not exist yet).
+func New(root string) *DB {
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return &DB{root: root}
+}
+
+// Root returns the local directory that name "/" maps to.
+func (db *DB) Root() string { return db.root }
+
+// Open returns a connection; it does no I/O.
+func (db *DB) Open(ctx context.Context) (drivers.Conn, error) { return &Conn{db: db}, nil }
+
+// Close does nothing: a DB holds no resources.
+func (db *DB) Close() error { return nil }
+
+// Conn is one worker's handle. It implements [drivers.FileSystem]; the YCSB
+// operations return errors.ErrUnsupported.
+type Conn struct{ db *DB }
+
+var (
+	_ drivers.Conn       = (*Conn)(nil)
+	_ drivers.FileSystem = (*Conn)(nil)
+)
+
+func (c *Conn) local(name string) string {
+	return filepath.Join(c.db.root, filepath.FromSlash(path.Clean("/"+name)))
+}
+
+// wrap marks a missing file as drivers.ErrNotFound.
+func wrap(op, name string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s %s: %w: %w", op, name, drivers.ErrNotFound, err)
+	}
+	return fmt.Errorf("%s %s: %w", op, name, err)
+}
+
+// Create implements [drivers.FileSystem].
+func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
+	return c.openWrite(ctx, "create", name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY)
+}
+
+// Append implements [drivers.FileSystem].
+func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
+	if _, err := os.Stat(c.local(name)); err != nil {
+		return nil, wrap("append", name, err)
+	}
+	return c.openWrite(ctx, "append", name, os.O_APPEND|os.O_WRONLY)
+}
+
+func (c *Conn) openWrite(ctx context.Context, op, name string, flag int) (io.WriteCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s %s: %w", op, name, err)
+	}
+	p := c.local(name)
+	if flag&os.O_CREATE != 0 {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, wrap(op, name, err)
+		}
+	}
+	f, err := os.OpenFile(p, flag, 0o644)
+	if err != nil {
+		return nil, wrap(op, name, err)
+	}
+	return &writer{f: f, ctx: ctx, sync: c.db.Sync}, nil
+}
+
+type writer struct {
+	f    *os.File
+	ctx  context.Context
+	sync bool
+}
+
+func (w *writer) Write(b []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.f.Write(b)
+}
+
+func (w *writer) Close() error {
+	var serr error
+	if w.sync {
+		serr = w.f.Sync()
+	}
+	return errors.Join(serr, w.f.Close())
+}
+
+// Open implements [drivers.FileSystem].
+func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("open %s: %w", name, err)
+	}
+	f, err := os.Open(c.local(name))
+	if err != nil {
+		return nil, wrap("open", name, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, wrap("open", name, err)
+	}
+	return &reader{f: f, ctx: ctx, size: st.Size()}, nil
+}
+
+type reader struct {
+	f    *os.File
+	ctx  context.Context
+	size int64
+}
+
+func (r *reader) Read(b []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.f.Read(b)
+}
+
+func (r *reader) ReadAt(b []byte, off int64) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.f.ReadAt(b, off)
+}
+
+func (r *reader) Close() error { return r.f.Close() }
+func (r *reader) Size() int64  { return r.size }
+
+// Size implements [drivers.FileSystem].
+func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
+	st, err := os.Stat(c.local(name))
+	if err != nil {
+		return 0, wrap("stat", name, err)
+	}
+	return st.Size(), nil
+}
+
+// Truncate implements [drivers.FileSystem]; it is always done at once.
+func (c *Conn) Truncate(ctx context.Context, name string, size int64) (bool, error) {
+	if err := os.Truncate(c.local(name), size); err != nil {
+		return false, wrap("truncate", name, err)
+	}
+	return true, nil
+}
+
+// RemoveAll implements [drivers.FileSystem].
+func (c *Conn) RemoveAll(ctx context.Context, name string) error {
+	if err := os.RemoveAll(c.local(name)); err != nil {
+		return wrap("remove", name, err)
+	}
+	return nil
+}
+
+// Read is not offered (NOT_IMPLEMENTED).
+func (c *Conn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
+	return errors.ErrUnsupported
+}
+
+// Scan is not offered (NOT_IMPLEMENTED).
+func (c *Conn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
+	return errors.ErrUnsupported
+}
+
+// Update is not offered (NOT_IMPLEMENTED).
+func (c *Conn) Update(context.Context, string, []byte, *drivers.Record) error {
+	return errors.ErrUnsupported
+}
+
+// Insert is not offered (NOT_IMPLEMENTED).
+func (c *Conn) Insert(context.Context, string, []byte, *drivers.Record) error {
+	return errors.ErrUnsupported
+}
+
+// Delete is not offered (NOT_IMPLEMENTED).
+func (c *Conn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
+
+// Close does nothing.
+func (c *Conn) Close(context.Context) error { return nil }
