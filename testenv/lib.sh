@@ -128,10 +128,10 @@ te_javac() {
 
 # te_lock: serialise up.sh/down.sh runs on this machine (bounded wait, never hangs).
 te_lock() {
-	exec 9>"$TE_RUN/.lock"
+	exec 9>"$TE_RUN/.updown.lock"
 	if ! flock -n 9; then
 		te_log "another testenv up.sh/down.sh is running; waiting up to 600 s for it"
-		flock -w 600 9 || te_die "still locked after 600 s: $TE_RUN/.lock (held by another up.sh/down.sh)"
+		flock -w 600 9 || te_die "still locked after 600 s: $TE_RUN/.updown.lock (held by another up.sh/down.sh)"
 	fi
 }
 
@@ -159,9 +159,19 @@ te_pid_alive() {
 te_start() {
 	local tag=$1 log=$2 pidf=$3
 	shift 3
-	setsid nohup "$@" >"$log" 2>&1 </dev/null &
-	echo $! >"$pidf"
-	te_log "started $tag (pid $!), log $log"
+	local pid i
+	# 9>&-: the server must not inherit the te_lock descriptor (it would hold the lock).
+	setsid nohup "$@" >"$log" 2>&1 </dev/null 9>&- &
+	pid=$!
+	echo "$pid" >"$pidf"
+	# Until the background shell has exec'd java, /proc/PID/cmdline lacks the
+	# -Dgobench.testenv marker: wait for it (5 s at most) so that te_pid_alive is true.
+	for i in $(seq 1 50); do
+		tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "-Dgobench.testenv=" && break
+		[ -d "/proc/$pid" ] || break
+		sleep 0.1
+	done
+	te_log "started $tag (pid $pid), log $log"
 }
 
 # te_wait DEADLINE_SECONDS DESCRIPTION PIDFILE TAG LOG CHECK...: poll CHECK (a command)
