@@ -95,8 +95,15 @@ type Interval = Snapshot
 
 func (c *Collector) drainLocked(now time.Time) *Snapshot {
 	iv := NewSnapshot(c.layout, c.start, now)
-	for _, r := range c.recorders {
-		r.swap().drainInto(iv, c.opts)
+	// Start every flip first and wait afterwards, so a worker descheduled
+	// inside its critical section delays the cut once, not once per
+	// recorder behind it.
+	tickets := make([]flipTicket, len(c.recorders))
+	for i, r := range c.recorders {
+		tickets[i] = r.beginSwap()
+	}
+	for i, r := range c.recorders {
+		r.finishSwap(tickets[i]).drainInto(iv, c.opts)
 	}
 	c.start = now
 	return iv

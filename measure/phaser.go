@@ -2,7 +2,6 @@ package measure
 
 import (
 	"math"
-	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -44,7 +43,18 @@ func (p *phaser) exit(t int64) {
 
 // flip moves writers to the next phase and returns once no writer is left in
 // the previous one. Callers must serialize flips.
-func (p *phaser) flip() {
+func (p *phaser) flip() { p.wait(p.begin()) }
+
+// flipTicket is what wait needs to finish a flip started by begin.
+type flipTicket struct {
+	nextEven bool
+	atFlip   int64
+}
+
+// begin moves writers to the next phase without waiting; wait(ticket)
+// completes the flip. Splitting the two lets a collector start the flips of
+// all recorders first and then wait for all of them, so the waits overlap.
+func (p *phaser) begin() flipTicket {
 	nextEven := p.start.Load() < 0
 	var initial int64
 	if nextEven {
@@ -53,23 +63,31 @@ func (p *phaser) flip() {
 		initial = math.MinInt64
 		p.oddEnd.Store(math.MinInt64)
 	}
-	atFlip := p.start.Swap(initial)
+	return flipTicket{nextEven: nextEven, atFlip: p.start.Swap(initial)}
+}
+
+// wait returns once every writer that entered before begin has exited.
+func (p *phaser) wait(t flipTicket) {
+	backoff := 10 * time.Microsecond
 	for spins := 0; ; spins++ {
 		var end int64
-		if nextEven {
+		if t.nextEven {
 			end = p.oddEnd.Load()
 		} else {
 			end = p.evenEnd.Load()
 		}
-		if end == atFlip {
+		if end == t.atFlip {
 			return
 		}
-		// A writer's critical section is a few dozen nanoseconds; it only
-		// lasts longer when its goroutine was descheduled inside it.
-		if spins < 100 {
-			runtime.Gosched()
-		} else {
-			time.Sleep(20 * time.Microsecond)
+		// A writer's critical section is a few dozen nanoseconds, so spin
+		// briefly. It lasts longer only when the writer's goroutine was
+		// descheduled inside it; then sleep (with backoff up to 1 ms) rather
+		// than runtime.Gosched, which queues the waiter behind every
+		// runnable worker and can starve it for many time slices.
+		if spins < 64 {
+			continue
 		}
+		time.Sleep(backoff)
+		backoff = min(2*backoff, time.Millisecond)
 	}
 }

@@ -108,14 +108,21 @@ func (r *Recorder) Done(n int64) {
 	r.ph.exit(t)
 }
 
-// swap installs the spare buffer as the active one, waits until the worker
-// has left the old one and returns it. The caller holds the collector mutex.
-func (r *Recorder) swap() *buffer {
+// beginSwap installs the spare buffer as the active one and starts the
+// phase flip; finishSwap waits for the flip and returns the old buffer,
+// which the worker no longer touches once it returns. The old buffer is the
+// next spare, so drain it before the next swap. The caller holds the
+// collector mutex.
+func (r *Recorder) beginSwap() flipTicket {
 	old := r.active.Load()
 	r.active.Store(r.spare)
-	r.ph.flip()
 	r.spare = old
-	return old
+	return r.ph.begin()
+}
+
+func (r *Recorder) finishSwap(t flipTicket) *buffer {
+	r.ph.wait(t)
+	return r.spare
 }
 
 // drainInto moves everything in b into iv and clears b for reuse.
