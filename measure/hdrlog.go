@@ -19,6 +19,10 @@ import (
 // (µs / 10^6) and the histogram in compressed base64 form. hdrhistogram-go's
 // HistogramLogReader and Java's HistogramLogReader read it.
 //
+// hdrhistogram-go's own HistogramLogWriter is not used because its lines
+// differ from Java's: six decimals instead of three, and the start time in
+// whole seconds.
+//
 // An HDRLog is not safe for concurrent use.
 type HDRLog struct {
 	w    io.Writer

@@ -96,6 +96,11 @@ type ReportOptions struct {
 	// [TOTAL_GCS_Go], [TOTAL_GC_TIME_Go], [TOTAL_GC_TIME_%_Go], [TOTAL_GCs],
 	// [TOTAL_GC_TIME] and [TOTAL_GC_TIME_%]. When nil they are left out.
 	GC *GCStats
+	// Verbose adds, after each hdrhistogram block's Return= lines, one
+	// "[NAME], <value>, <count>" line per recorded histogram bucket
+	// (measurement.histogram.verbose): the bucket's highest equivalent value
+	// (capped at 2^31-1 as Java's int) and its count printed as a double.
+	Verbose bool
 	// Extra lines are written after the OVERALL (and GC) lines and before
 	// the measurement blocks, where Java puts its optional JVM lines. Use
 	// them for facts Java lacks, such as warm-up information; the default
@@ -143,6 +148,14 @@ func Report(s *Snapshot, o ReportOptions) []Line {
 			lines = appendTimeSeriesBlock(lines, s, name, ser, gran)
 		default:
 			lines = appendHdrBlock(lines, s, name, ser, pcts)
+			if o.Verbose && ser.Count() > 0 {
+				for _, b := range ser.Hist.Distribution() {
+					if b.Count != 0 {
+						v := min(b.To, math.MaxInt32)
+						lines = append(lines, Line{name, strconv.FormatInt(v, 10), Float(float64(b.Count))})
+					}
+				}
+			}
 		}
 	}
 	return lines

@@ -161,6 +161,10 @@ func TestReportEmptyBlock(t *testing.T) {
 	if got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}
+	verbose := string(renderText(t, Report(c.Total(), ReportOptions{RunTime: time.Second, Verbose: true})))
+	if want2 := strings.Replace(want, "[READ-FAILED], 99thPercentileLatency(us), 250\n", "[READ-FAILED], 99thPercentileLatency(us), 250\n[READ-FAILED], 250, 3.0\n", 1); verbose != want2 {
+		t.Errorf("verbose report:\n%s\nwant:\n%s", verbose, want2)
+	}
 	ts := string(renderText(t, Report(c.Total(), ReportOptions{RunTime: time.Second, Type: TimeSeries})))
 	if !strings.Contains(ts, "[READ], MinLatency(us), -1\n[READ], MaxLatency(us), -1\n[READ], Return=NOT_FOUND, 2\n[READ], Return=ERROR, 1\n[READ], 0, NaN\n") {
 		t.Errorf("timeseries empty block:\n%s", ts)
