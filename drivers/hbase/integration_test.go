@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,11 +22,29 @@ import (
 // `testenv/up.sh hbase`); GOBENCH_HBASE_ZK overrides the quorum. With the
 // server down they fail.
 
+// requireServer fails the test at once (it does not skip) when HBase's
+// ZooKeeper does not answer.
+func requireServer(t testing.TB) {
+	t.Helper()
+	zk := "127.0.0.1:2181"
+	if v := os.Getenv("GOBENCH_HBASE_ZK"); v != "" {
+		zk = strings.Split(v, ",")[0]
+	}
+	nc, err := net.DialTimeout("tcp", zk, 3*time.Second)
+	if err != nil {
+		t.Fatalf("HBase's ZooKeeper is not reachable (start it with testenv/up.sh hbase): %v", err)
+	}
+	nc.Close()
+}
+
 func openDB(t testing.TB, kv ...string) *DB {
 	t.Helper()
 	var s props.Set
 	if zk := os.Getenv("GOBENCH_HBASE_ZK"); zk != "" {
 		s.Add(props.Value{Key: KeyQuorum, Value: zk, Source: "env"})
+	}
+	if len(kv) < 2 || kv[1] != "127.0.0.1:1" { // TestIntegrationUnavailable wants no server
+		requireServer(t)
 	}
 	s.Add(props.Value{Key: KeyOpTimeout, Value: "60s", Source: "test"})
 	for i := 0; i < len(kv); i += 2 {
@@ -98,6 +118,7 @@ func TestIntegrationBuffered(t *testing.T) {
 // TestIntegrationCreatePresplit: hbase.droptable + hbase.createtable with
 // hbase.splits=N create the table with N+1 regions at YCSB's split keys.
 func TestIntegrationCreatePresplit(t *testing.T) {
+	requireServer(t)
 	table := fmt.Sprintf("gobench_presplit_%d", time.Now().UnixNano()%1e6)
 	schema := driverstest.Schema()
 	schema.Table = table

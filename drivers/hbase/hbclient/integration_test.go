@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"strings"
 	"testing"
@@ -21,6 +22,12 @@ func testClient(t *testing.T) *Client {
 	zk := "127.0.0.1:2181"
 	if v := os.Getenv("GOBENCH_HBASE_ZK"); v != "" {
 		zk = v
+	}
+	// Fail fast (not skip) when the server is down.
+	if nc, err := net.DialTimeout("tcp", strings.Split(zk, ",")[0], 3*time.Second); err != nil {
+		t.Fatalf("HBase's ZooKeeper is not reachable (start it with testenv/up.sh hbase): %v", err)
+	} else {
+		nc.Close()
 	}
 	c := New(Options{ZKQuorum: strings.Split(zk, ","), OperationTimeout: 60 * time.Second})
 	t.Cleanup(func() { c.Close() })
