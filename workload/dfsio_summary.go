@@ -1,0 +1,256 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const mega = 1 << 20 // TestDFSIO's MEGA: MB are MiB
+
+// DFSIOFormat picks which TestDFSIO generation's summary lines to print.
+type DFSIOFormat uint8
+
+// The three output generations of TestDFSIO (see the spec).
+const (
+	DFSIOFormat3x  DFSIOFormat = iota // current 3.x: DecimalFormat("#.##"), labels width 23 (default)
+	DFSIOFormatMid                    // short-lived 2.8/3.0-alpha: 3.x plus the buggy "Total Throughput mb/sec" line
+	DFSIOFormat2x                     // 2.x: Java toString numbers, labels width 22
+)
+
+// ParseDFSIOFormat parses "3", "3.x", "mid", "2" or "2.x".
+func ParseDFSIOFormat(s string) (DFSIOFormat, bool) {
+	switch strings.ToLower(s) {
+	case "3", "3.x", "c", "gen-c", "":
+		return DFSIOFormat3x, true
+	case "mid", "b", "gen-b":
+		return DFSIOFormatMid, true
+	case "2", "2.x", "a", "gen-a":
+		return DFSIOFormat2x, true
+	}
+	return 0, false
+}
+
+// DFSIOSummary is TestDFSIO's analyzeResult input: the reducer's sums over
+// the files that completed, with the job's wall time, plus what gobench adds.
+type DFSIOSummary struct {
+	Test   DFSIOTest
+	Tasks  int64   // files completed (l:tasks)
+	Size   int64   // Σ bytes (l:size)
+	Time   int64   // Σ per-file execTime in ms (l:time)
+	Rate   float32 // Σ rate×1000, rate in MiB/s as a 32-bit float (f:rate)
+	SqRate float32 // Σ rate²×1000 (f:sqrate)
+	// ExecMS is the whole run's wall time in ms, TestDFSIO's "Test exec
+	// time": from before deleting the previous output to after part-00000.
+	ExecMS int64
+	Failed int         // files that did not complete (TestDFSIO would fail the job)
+	Files  []DFSIOFile // every file, in order
+}
+
+// sums is the reducer's output over the completed files, in file order
+// (Java's order of values is the shuffle's).
+func (j *DFSIO) sums() DFSIOSummary {
+	s := DFSIOSummary{Test: j.cfg.Test, Files: j.Files()}
+	for _, f := range s.Files {
+		if f.Err != nil {
+			s.Failed++
+			continue
+		}
+		// IOStatMapper.collectStats: float ioRateMbSec = (float)size*1000 / (execTime*MEGA).
+		r := float32(float32(f.Bytes)*1000) / float32(f.ExecMS*mega)
+		s.Tasks++
+		s.Size += f.Bytes
+		s.Time += f.ExecMS
+		s.Rate += float32(r * 1000)
+		s.SqRate += float32(float32(r*r) * 1000)
+	}
+	return s
+}
+
+// Summary is the run's summary once the Runner has returned; wall is the
+// run's wall time (Result.RunTime).
+func (j *DFSIO) Summary(wall time.Duration) DFSIOSummary {
+	s := j.sums()
+	s.ExecMS = wall.Milliseconds()
+	return s
+}
+
+// reducerOutput is part-00000 as AccumulatingReducer writes it (keys sorted,
+// TextOutputFormat "key\tvalue").
+func (s DFSIOSummary) reducerOutput() string {
+	return fmt.Sprintf("f:rate\t%s\nf:sqrate\t%s\nl:size\t%d\nl:tasks\t%d\nl:time\t%d\n",
+		javaString(float64(s.Rate), 32), javaString(float64(s.SqRate), 32), s.Size, s.Tasks, s.Time)
+}
+
+// MBytes is "Total MBytes processed": Σbytes / 2^20 as a float.
+func (s DFSIOSummary) MBytes() float32 { return float32(s.Size) / mega }
+
+// Throughput is "Throughput mb/sec" of TestDFSIO 3.x: total MiB over the
+// *sum* of the per-file times, a time-weighted per-file rate, not the
+// cluster's throughput (see [DFSIOSummary.Aggregate]).
+func (s DFSIOSummary) Throughput() float32 { return s.MBytes() / (float32(s.Time) / 1000) }
+
+// AvgRate is "Average IO rate mb/sec": the mean of the per-file rates.
+func (s DFSIOSummary) AvgRate() float64 { return float64(s.Rate / 1000 / float32(s.Tasks)) }
+
+// StdDev is "IO rate std deviation": the population standard deviation of
+// the per-file rates.
+func (s DFSIOSummary) StdDev() float64 {
+	med := s.AvgRate()
+	return math.Sqrt(math.Abs(float64(s.SqRate/1000/float32(s.Tasks)) - med*med))
+}
+
+// ExecSec is "Test exec time sec".
+func (s DFSIOSummary) ExecSec() float32 { return float32(s.ExecMS) / 1000 }
+
+// Aggregate is gobench's addition: total MiB over the wall time, the
+// throughput the cluster delivered to all files together.
+func (s DFSIOSummary) Aggregate() float64 {
+	return float64(s.Size) / mega / (float64(s.ExecMS) / 1000)
+}
+
+// FileTimes returns the per-file times of the completed files, sorted.
+func (s DFSIOSummary) FileTimes() []time.Duration {
+	var t []time.Duration
+	for _, f := range s.Files {
+		if f.Err == nil {
+			t = append(t, f.Time)
+		}
+	}
+	slices.Sort(t)
+	return t
+}
+
+// Lines are TestDFSIO's result block in format f, ending with the empty
+// line; now is the "Date & time" (Java prints the time of the summary in the
+// JVM's zone).
+func (s DFSIOSummary) Lines(now time.Time, f DFSIOFormat) []string {
+	date := now.Format("Mon Jan 02 15:04:05 MST 2006")
+	if f == DFSIOFormat2x {
+		return []string{
+			"----- TestDFSIO ----- : " + s.Test.String(),
+			"           Date & time: " + date,
+			"       Number of files: " + strconv.FormatInt(s.Tasks, 10),
+			"Total MBytes processed: " + javaString(float64(s.MBytes()), 32),
+			"     Throughput mb/sec: " + javaString(float64(s.Size)*1000.0/float64(s.Time*mega), 64),
+			"Average IO rate mb/sec: " + javaString(s.AvgRate(), 64),
+			" IO rate std deviation: " + javaString(s.StdDev(), 64),
+			"    Test exec time sec: " + javaString(float64(s.ExecSec()), 32),
+			"",
+		}
+	}
+	l := []string{
+		"----- TestDFSIO ----- : " + s.Test.String(),
+		"            Date & time: " + date,
+		"        Number of files: " + strconv.FormatInt(s.Tasks, 10),
+		" Total MBytes processed: " + decimal2(float64(s.MBytes())),
+		"      Throughput mb/sec: " + decimal2(float64(s.Throughput())),
+	}
+	if f == DFSIOFormatMid {
+		// That generation computed Throughput in double and divided the
+		// total by milliseconds (1000x too small; MAPREDUCE-6931).
+		l[4] = "      Throughput mb/sec: " + decimal2(float64(s.Size)*1000.0/float64(s.Time*mega))
+		l = append(l, "Total Throughput mb/sec: "+decimal2(float64(s.MBytes()/float32(s.ExecMS))))
+	}
+	return append(l,
+		" Average IO rate mb/sec: "+decimal2(s.AvgRate()),
+		"  IO rate std deviation: "+decimal2(s.StdDev()),
+		"     Test exec time sec: "+decimal2(float64(s.ExecSec())),
+		"",
+	)
+}
+
+// GobenchLines are gobench's additions, printed after TestDFSIO's block:
+// the aggregate throughput over the wall time, the per-file time
+// distribution, and failed files.
+func (s DFSIOSummary) GobenchLines() []string {
+	l := []string{fmt.Sprintf("gobench: Aggregate throughput mb/sec: %s (%s MB in %s s wall time)",
+		decimal2(s.Aggregate()), decimal2(float64(s.MBytes())), decimal2(float64(s.ExecSec())))}
+	if t := s.FileTimes(); len(t) > 0 {
+		q := func(p float64) string {
+			// nearest rank: the smallest time with at least p of the files at or below it
+			i := int(math.Ceil(p*float64(len(t)))) - 1
+			return decimal2(t[max(i, 0)].Seconds())
+		}
+		l = append(l, fmt.Sprintf("gobench: File time sec: min=%s p50=%s p90=%s max=%s (%d files)",
+			decimal2(t[0].Seconds()), q(0.5), q(0.9), decimal2(t[len(t)-1].Seconds()), len(t)))
+	}
+	if s.Failed > 0 {
+		first := ""
+		for _, f := range s.Files {
+			if f.Err != nil {
+				first = f.Err.Error()
+				break
+			}
+		}
+		l = append(l, fmt.Sprintf("gobench: Failed files: %d of %d (first: %s)", s.Failed, len(s.Files), first))
+	}
+	return l
+}
+
+// decimal2 is Java's DecimalFormat("#.##"): at most two decimals, half-even
+// on the exact binary value, trailing zeros dropped, ∞ and NaN as on JDK 17.
+func decimal2(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return "-∞"
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "-0"
+	}
+	return s
+}
+
+// javaString is Java's Float.toString (bits 32) or Double.toString (64):
+// shortest digits, at least one fractional digit, E notation outside
+// [1e-3, 1e7).
+func javaString(v float64, bits int) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	case v == 0:
+		if math.Signbit(v) {
+			return "-0.0"
+		}
+		return "0.0"
+	}
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	e := strconv.FormatFloat(v, 'e', -1, bits) // d.ddde±XX
+	mant, exps, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(exps)
+	digits := strings.Replace(mant, ".", "", 1)
+	if v >= 1e-3 && v < 1e7 {
+		if exp < 0 {
+			return sign + "0." + strings.Repeat("0", -exp-1) + digits
+		}
+		for len(digits) <= exp {
+			digits += "0"
+		}
+		frac := digits[exp+1:]
+		if frac == "" {
+			frac = "0"
+		}
+		return sign + digits[:exp+1] + "." + frac
+	}
+	frac := digits[1:]
+	if frac == "" {
+		frac = "0"
+	}
+	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
+}
