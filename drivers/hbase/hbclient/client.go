@@ -74,18 +74,19 @@ type Client struct {
 	opts  Options
 	cache *regionCache
 
-	mu       sync.RWMutex
-	conns    map[string]*rpcConn // ClientService connections by host:port
-	metaAddr string
-	master   *rpcConn
-	closed   bool
-	dialMu   sync.Mutex // serializes dialling, so one connection per server
+	mu        sync.RWMutex
+	conns     map[string]*rpcConn // ClientService connections by host:port
+	metaAddr  string
+	master    *rpcConn
+	closed    bool
+	dialMu    sync.Mutex    // serializes dialling, so one connection per server
+	lookupSem chan struct{} // capacity 1: serializes hbase:meta lookups
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.
 func New(opts Options) *Client {
 	opts.setDefaults()
-	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn)}
+	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn), lookupSem: make(chan struct{}, 1)}
 }
 
 // Close closes every connection; calls in flight fail.

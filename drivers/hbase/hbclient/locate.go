@@ -24,6 +24,18 @@ func (c *Client) locate(ctx context.Context, table string, row []byte) (*region,
 	if r := c.cache.get(table, row); r != nil {
 		return r, nil
 	}
+	// One meta lookup at a time: when many goroutines miss together (at
+	// start, after a server failure), the first lookup's prefetched regions
+	// usually answer the others, which find them in the cache.
+	select {
+	case c.lookupSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("locate row %q of %s: %w", row, table, ctx.Err())
+	}
+	defer func() { <-c.lookupSem }()
+	if r := c.cache.get(table, row); r != nil {
+		return r, nil
+	}
 	return c.lookupMeta(ctx, table, row)
 }
 
