@@ -34,13 +34,31 @@ func BenchmarkDone(b *testing.B) {
 }
 
 // BenchmarkRecordParallel records from GOMAXPROCS workers, each with its
-// own recorder, as the runner does.
+// own recorder.
 func BenchmarkRecordParallel(b *testing.B) {
 	c := NewCollector(testLayout, Options{Start: t0})
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		r := c.NewRecorder()
 		r.Record(0, time.Millisecond)
+		i := 0
+		for pb.Next() {
+			r.Record(0, time.Duration(i&0xffff)*time.Microsecond)
+			r.Count(0, 0)
+			r.Done(1)
+			i++
+		}
+	})
+}
+
+// BenchmarkRecordShared records from GOMAXPROCS workers sharing one
+// recorder (the worst case of the runner's sharing).
+func BenchmarkRecordShared(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	r.Record(0, time.Millisecond)
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
 		i := 0
 		for pb.Next() {
 			r.Record(0, time.Duration(i&0xffff)*time.Microsecond)

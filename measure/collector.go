@@ -14,6 +14,7 @@ import (
 type Collector struct {
 	layout Layout
 	opts   Options
+	geom   *geometry
 
 	mu        sync.Mutex
 	recorders []*Recorder
@@ -21,6 +22,7 @@ type Collector struct {
 	total     *Snapshot
 	seen      []bool
 	kept      []IntervalRecord
+	acc       [][]int64 // per-series scratch counts for one cut
 }
 
 // NewCollector returns a collector for layout l whose first interval and
@@ -35,7 +37,8 @@ func NewCollector(l Layout, o Options) *Collector {
 	if o.Start.IsZero() {
 		o.Start = time.Now()
 	}
-	c := &Collector{layout: l.clone(), opts: o}
+	g := newGeometry(int64(o.Highest/time.Microsecond), o.SignificantDigits)
+	c := &Collector{layout: l.clone(), opts: o, geom: &g, acc: make([][]int64, len(l.Series))}
 	c.resetLocked(o.Start)
 	return c
 }
@@ -43,14 +46,16 @@ func NewCollector(l Layout, o Options) *Collector {
 // Layout returns a copy of the collector's layout.
 func (c *Collector) Layout() Layout { return c.layout.clone() }
 
-// NewRecorder returns a recorder for one worker goroutine. It may be called
-// while a run is going; the recorder's samples show up from the next Cut.
+// NewRecorder returns a recorder for one or several worker goroutines. It
+// may be called while a run is going; the recorder's samples show up from
+// the next Cut. Each recorder costs two buffers of lazily allocated
+// per-series counts (about 190 KB per series used, for the default range),
+// so share recorders among workers when there are many.
 func (c *Collector) NewRecorder() *Recorder {
 	r := &Recorder{
-		ph:        newPhaser(),
-		spare:     newBuffer(c.layout),
-		maxMicros: int64(c.opts.Highest / time.Microsecond),
-		opts:      c.opts,
+		ph:    newPhaser(),
+		spare: newBuffer(c.layout),
+		geom:  c.geom,
 	}
 	r.active.Store(newBuffer(c.layout))
 	c.mu.Lock()
@@ -102,8 +107,15 @@ func (c *Collector) drainLocked(now time.Time) *Snapshot {
 	for i, r := range c.recorders {
 		tickets[i] = r.beginSwap()
 	}
+	got := make([]bool, len(c.layout.Series))
 	for i, r := range c.recorders {
-		r.finishSwap(tickets[i]).drainInto(iv, c.opts)
+		r.finishSwap(tickets[i]).drainInto(iv, c.acc, got, c.geom)
+	}
+	for i, counts := range c.acc {
+		if got[i] {
+			iv.Series[i].Hist = c.geom.histogram(counts)
+			clear(counts)
+		}
 	}
 	c.start = now
 	return iv

@@ -4,62 +4,56 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
-
-	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// Recorder records one worker's samples. Get one per worker goroutine from
-// [Collector.NewRecorder]. Its methods must be called only by the goroutine
-// that owns it; they never block, never allocate (except the first sample of
-// a series, which allocates that series' histogram once per buffer), and may
-// run at the same time as the collector's [Collector.Cut].
+// Recorder records samples for one or more worker goroutines. Get one from
+// [Collector.NewRecorder]; several workers may share it (the runner uses
+// about two per CPU). Its methods are safe for concurrent use, lock-free
+// (atomic adds inside a writer-reader phaser critical section), never
+// block, and never allocate except for the first sample of a series in each
+// of the recorder's two buffers, which allocates that series' counts. They
+// may run at the same time as [Collector.Cut].
 //
 // Series and code arguments are indexes into the collector's [Layout]; an
 // index out of range is a programming error and panics like a slice index.
 type Recorder struct {
-	ph        *phaser
-	active    atomic.Pointer[buffer]
-	spare     *buffer // owned by the collector, under its mutex
-	maxMicros int64
-	opts      Options
-	_         [64]byte // keep the next recorder's hot fields off this cache line
+	ph     *phaser
+	active atomic.Pointer[buffer]
+	spare  *buffer // owned by the collector, under its mutex
+	geom   *geometry
 }
 
-// buffer is one phase's worth of a recorder's data. The worker writes the
-// active buffer inside phaser critical sections; after a flip the collector
-// owns the other one.
+// buffer is one phase's worth of a recorder's data. Writers update the
+// active buffer with atomics inside phaser critical sections; after a flip
+// the collector owns the other one and reads it plainly.
 type buffer struct {
-	hist  []*hdrhistogram.Histogram // per series; nil until first sample
-	sum   []int64                   // per series, µs
-	min   []int64                   // per series, µs; MaxInt64 when empty
-	max   []int64                   // per series, µs; -1 when empty
-	codes [][]int64                 // [series][code]
-	done  int64
+	series []atomic.Pointer[seriesBuf] // nil until the series' first sample
+	codes  [][]int64                   // [series][code], atomic adds
+	done   atomic.Int64
+}
+
+type seriesBuf struct {
+	counts []int64 // histogram counts (see geometry), atomic adds
+	sum    atomic.Int64
+	min    atomic.Int64 // MaxInt64 when empty
+	max    atomic.Int64 // -1 when empty
+}
+
+func newSeriesBuf(g *geometry) *seriesBuf {
+	s := &seriesBuf{counts: make([]int64, g.countsLen)}
+	s.min.Store(math.MaxInt64)
+	s.max.Store(-1)
+	return s
 }
 
 func newBuffer(l Layout) *buffer {
 	n := len(l.Series)
-	b := &buffer{
-		hist:  make([]*hdrhistogram.Histogram, n),
-		sum:   make([]int64, n),
-		min:   make([]int64, n),
-		max:   make([]int64, n),
-		codes: make([][]int64, n),
-	}
+	b := &buffer{series: make([]atomic.Pointer[seriesBuf], n), codes: make([][]int64, n)}
 	flat := make([]int64, n*len(l.Codes))
 	for i := range b.codes {
 		b.codes[i] = flat[i*len(l.Codes) : (i+1)*len(l.Codes) : (i+1)*len(l.Codes)]
 	}
-	b.clearStats()
 	return b
-}
-
-func (b *buffer) clearStats() {
-	for i := range b.min {
-		b.min[i] = math.MaxInt64
-		b.max[i] = -1
-		b.sum[i] = 0
-	}
 }
 
 // Record adds one latency sample to series. The duration is truncated to
@@ -69,24 +63,24 @@ func (r *Recorder) Record(series int, d time.Duration) {
 	us := int64(d) / int64(time.Microsecond)
 	if us < 0 {
 		us = 0
-	} else if us > r.maxMicros {
-		us = r.maxMicros
+	} else if us > r.geom.highest {
+		us = r.geom.highest
 	}
+	idx := r.geom.index(us)
 	t := r.ph.enter()
 	b := r.active.Load()
-	h := b.hist[series]
-	if h == nil {
-		h = r.opts.newHist()
-		b.hist[series] = h
+	s := b.series[series].Load()
+	if s == nil {
+		s = newSeriesBuf(r.geom)
+		if !b.series[series].CompareAndSwap(nil, s) {
+			s = b.series[series].Load() // another writer won
+		}
 	}
-	// Cannot fail: us is within [0, highest trackable value].
-	_ = h.RecordValue(us)
-	b.sum[series] += us
-	if us < b.min[series] {
-		b.min[series] = us
+	atomic.AddInt64(&s.counts[idx], 1)
+	s.sum.Add(us)
+	for m := s.min.Load(); us < m && !s.min.CompareAndSwap(m, us); m = s.min.Load() {
 	}
-	if us > b.max[series] {
-		b.max[series] = us
+	for m := s.max.Load(); us > m && !s.max.CompareAndSwap(m, us); m = s.max.Load() {
 	}
 	r.ph.exit(t)
 }
@@ -96,7 +90,7 @@ func (r *Recorder) Record(series int, d time.Duration) {
 // latency went to READ-FAILED).
 func (r *Recorder) Count(series, code int) {
 	t := r.ph.enter()
-	r.active.Load().codes[series][code]++
+	atomic.AddInt64(&r.active.Load().codes[series][code], 1)
 	r.ph.exit(t)
 }
 
@@ -104,15 +98,15 @@ func (r *Recorder) Count(series, code int) {
 // line's throughput and the report's Throughput(ops/sec).
 func (r *Recorder) Done(n int64) {
 	t := r.ph.enter()
-	r.active.Load().done += n
+	r.active.Load().done.Add(n)
 	r.ph.exit(t)
 }
 
 // beginSwap installs the spare buffer as the active one and starts the
 // phase flip; finishSwap waits for the flip and returns the old buffer,
-// which the worker no longer touches once it returns. The old buffer is the
-// next spare, so drain it before the next swap. The caller holds the
-// collector mutex.
+// which no writer touches once it returns. The old buffer is the next
+// spare, so drain it before the next swap. The caller holds the collector
+// mutex.
 func (r *Recorder) beginSwap() flipTicket {
 	old := r.active.Load()
 	r.active.Store(r.spare)
@@ -125,29 +119,42 @@ func (r *Recorder) finishSwap(t flipTicket) *buffer {
 	return r.spare
 }
 
-// drainInto moves everything in b into iv and clears b for reuse.
-func (b *buffer) drainInto(iv *Snapshot, o Options) {
-	for s, h := range b.hist {
-		dst := &iv.Series[s]
-		if h != nil && h.TotalCount() > 0 {
-			if dst.Hist == nil {
-				dst.Hist = o.newHist()
-				dst.MinMicros, dst.MaxMicros = b.min[s], b.max[s]
+// drainInto moves everything in b into iv, adding histogram counts to
+// acc[series] (allocated on demand) and marking got[series] for series with
+// samples, and clears b for reuse.
+func (b *buffer) drainInto(iv *Snapshot, acc [][]int64, got []bool, g *geometry) {
+	for i := range b.series {
+		dst := &iv.Series[i]
+		if s := b.series[i].Load(); s != nil && s.max.Load() >= 0 {
+			if acc[i] == nil {
+				acc[i] = make([]int64, g.countsLen)
 			}
-			dst.Hist.Merge(h)
-			h.Reset()
-			dst.SumMicros += b.sum[s]
-			dst.MinMicros = min(dst.MinMicros, b.min[s])
-			dst.MaxMicros = max(dst.MaxMicros, b.max[s])
+			a := acc[i]
+			for k, n := range s.counts {
+				if n != 0 {
+					a[k] += n
+				}
+			}
+			clear(s.counts)
+			mn, mx := s.min.Load(), s.max.Load()
+			if !got[i] {
+				dst.MinMicros, dst.MaxMicros, got[i] = mn, mx, true
+			} else {
+				dst.MinMicros = min(dst.MinMicros, mn)
+				dst.MaxMicros = max(dst.MaxMicros, mx)
+			}
+			dst.SumMicros += s.sum.Load()
+			s.sum.Store(0)
+			s.min.Store(math.MaxInt64)
+			s.max.Store(-1)
 		}
-		for c, n := range b.codes[s] {
+		for c, n := range b.codes[i] {
 			if n != 0 {
 				dst.Codes[c] += n
-				b.codes[s][c] = 0
+				b.codes[i][c] = 0
 			}
 		}
 	}
-	b.clearStats()
-	iv.Ops += b.done
-	b.done = 0
+	iv.Ops += b.done.Load()
+	b.done.Store(0)
 }

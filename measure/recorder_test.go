@@ -56,22 +56,33 @@ func TestRecordClampsAndTruncates(t *testing.T) {
 	}
 }
 
-// TestConcurrentCut records from many goroutines while another goroutine
-// cuts intervals: every sample, code and done count must land in exactly one
-// interval.
+// TestConcurrentCut records from many goroutines, some sharing a recorder,
+// while another goroutine cuts intervals: every sample, code and done count
+// must land in exactly one interval, and min/max must be exact.
 func TestConcurrentCut(t *testing.T) {
-	const workers, minPerWorker, minCuts = 4, 2000, 20
+	const workers, minPerWorker, minCuts = 6, 2000, 20
 	// A small range keeps histogram merges cheap under the race detector.
 	c := NewCollector(testLayout, Options{Start: t0, Highest: 10 * time.Millisecond})
+	// Workers 0-3 share one recorder, 4 and 5 have their own: recorders are
+	// multi-writer.
+	shared := c.NewRecorder()
 	var cuts atomic.Int64
 	var wg sync.WaitGroup
 	var want, wantSum [5]atomic.Int64
+	var wantMin, wantMax [5]atomic.Int64
+	for i := range wantMin {
+		wantMin[i].Store(1 << 62)
+		wantMax[i].Store(-1)
+	}
 	var wantOps atomic.Int64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(seed uint64) {
 			defer wg.Done()
-			r := c.NewRecorder() // registered while cutting runs
+			r := shared
+			if seed >= 4 {
+				r = c.NewRecorder() // registered while cutting runs
+			}
 			rng := rand.New(rand.NewPCG(seed, 1))
 			// Keep recording until the cutter has cut many intervals, so
 			// swaps really happen in the middle of recording.
@@ -88,6 +99,10 @@ func TestConcurrentCut(t *testing.T) {
 				r.Done(1)
 				want[s].Add(1)
 				wantSum[s].Add(us)
+				for m := wantMin[s].Load(); us < m && !wantMin[s].CompareAndSwap(m, us); m = wantMin[s].Load() {
+				}
+				for m := wantMax[s].Load(); us > m && !wantMax[s].CompareAndSwap(m, us); m = wantMax[s].Load() {
+				}
 				wantOps.Add(1)
 			}
 		}(uint64(w))
@@ -116,11 +131,17 @@ func TestConcurrentCut(t *testing.T) {
 
 	var ops int64
 	var got, gotSum, codes [5]int64
+	gotMin := [5]int64{1 << 62, 1 << 62, 1 << 62, 1 << 62, 1 << 62}
+	gotMax := [5]int64{-1, -1, -1, -1, -1}
 	for _, iv := range ivs {
 		ops += iv.Ops
 		for i := range iv.Series {
 			got[i] += iv.Series[i].Count()
 			gotSum[i] += iv.Series[i].SumMicros
+			if iv.Series[i].Count() > 0 {
+				gotMin[i] = min(gotMin[i], iv.Series[i].MinMicros)
+				gotMax[i] = max(gotMax[i], iv.Series[i].MaxMicros)
+			}
 			for _, n := range iv.Series[i].Codes {
 				codes[i] += n
 			}
@@ -133,6 +154,11 @@ func TestConcurrentCut(t *testing.T) {
 		if got[i] != want[i].Load() || codes[i] != want[i].Load() || gotSum[i] != wantSum[i].Load() {
 			t.Errorf("series %d: samples %d, codes %d, sum %d; want %d, %d, %d",
 				i, got[i], codes[i], gotSum[i], want[i].Load(), want[i].Load(), wantSum[i].Load())
+		}
+	}
+	for i := range gotMin {
+		if gotMin[i] != wantMin[i].Load() || gotMax[i] != wantMax[i].Load() {
+			t.Errorf("series %d: min %d max %d, want %d %d", i, gotMin[i], gotMax[i], wantMin[i].Load(), wantMax[i].Load())
 		}
 	}
 	if len(ivs) < minCuts {
@@ -200,5 +226,39 @@ func TestReset(t *testing.T) {
 	}
 	if len(tot.Seen) != 1 || tot.Seen[0] != 2 {
 		t.Errorf("Seen = %v, want [2]", tot.Seen)
+	}
+}
+
+// TestGeometryMatchesHdrHistogram checks that the recorders' counts layout
+// is hdrhistogram-go's, so Import of recorder counts equals recording the
+// same values into a Histogram.
+func TestGeometryMatchesHdrHistogram(t *testing.T) {
+	for _, tc := range []struct {
+		highest time.Duration
+		digits  int
+	}{{time.Hour, 3}, {10 * time.Millisecond, 3}, {time.Second, 2}, {24 * time.Hour, 4}, {time.Hour, 1}} {
+		o := Options{Highest: tc.highest, SignificantDigits: tc.digits}.withDefaults()
+		g := newGeometry(int64(o.Highest/time.Microsecond), o.SignificantDigits)
+		h := o.newHist()
+		counts := make([]int64, g.countsLen)
+		if got := len(h.Export().Counts); got != g.countsLen {
+			t.Errorf("%+v: countsLen = %d, hdrhistogram-go has %d", tc, g.countsLen, got)
+			continue
+		}
+		rng := rand.New(rand.NewPCG(uint64(tc.digits), 3))
+		vals := []int64{0, 1, 2047, 2048, 2049, g.highest - 1, g.highest}
+		for i := 0; i < 2000; i++ {
+			vals = append(vals, rng.Int64N(g.highest+1), int64(rng.ExpFloat64()*1000))
+		}
+		for _, v := range vals {
+			v = min(v, g.highest)
+			if err := h.RecordValue(v); err != nil {
+				t.Fatal(err)
+			}
+			counts[g.index(v)]++
+		}
+		if got := g.histogram(counts); !got.Equals(h) {
+			t.Errorf("%+v: histogram from recorder counts differs from hdrhistogram-go's", tc)
+		}
 	}
 }
