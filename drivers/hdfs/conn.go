@@ -1,0 +1,331 @@
+package hdfs
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	hdfsc "github.com/colinmarc/hdfs/v2"
+
+	"github.com/gobench/gobench/drivers"
+)
+
+// Conn is one worker's client. Not safe for concurrent use.
+type Conn struct {
+	db     *DB
+	c      *hdfsc.Client
+	id     string // for temporary file names
+	seq    uint64
+	repl   int
+	bsize  int64
+	enc    []byte          // encoded record (reused)
+	raw    []byte          // file contents read (reused)
+	old    *drivers.Record // update's read of the old record
+	nbuf   []byte          // file name (reused)
+	fields int
+}
+
+var (
+	_ drivers.Conn       = (*Conn)(nil)
+	_ drivers.FileSystem = (*Conn)(nil)
+)
+
+func newConn(db *DB, c *hdfsc.Client, n int) *Conn {
+	return &Conn{db: db, c: c, id: strconv.FormatInt(time.Now().UnixNano()%1e9, 36) + "-" + strconv.Itoa(n),
+		fields: len(db.schema.Fields), old: drivers.NewRecord(len(db.schema.Fields))}
+}
+
+// Close implements [drivers.Conn].
+func (c *Conn) Close(context.Context) error { return c.c.Close() }
+
+// safe reports whether b stands for itself in a file name.
+func safe(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b == '_' || b == '-'
+}
+
+const hexDigits = "0123456789ABCDEF"
+
+// appendName appends the escaped key to dst.
+func appendName(dst, key []byte) []byte {
+	for _, b := range key {
+		if safe(b) {
+			dst = append(dst, b)
+		} else {
+			dst = append(dst, '%', hexDigits[b>>4], hexDigits[b&15])
+		}
+	}
+	return dst
+}
+
+// unescape turns a file name back into its key; ok is false for names that
+// are not records (temporary files).
+func unescape(dst []byte, name string) ([]byte, bool) {
+	for i := 0; i < len(name); i++ {
+		b := name[i]
+		if b != '%' {
+			if !safe(b) {
+				return dst, false
+			}
+			dst = append(dst, b)
+			continue
+		}
+		if i+2 >= len(name) {
+			return dst, false
+		}
+		v, err := strconv.ParseUint(name[i+1:i+3], 16, 8)
+		if err != nil {
+			return dst, false
+		}
+		dst = append(dst, byte(v))
+		i += 2
+	}
+	return dst, true
+}
+
+func (c *Conn) name(table string, key []byte) string {
+	c.nbuf = append(c.nbuf[:0], '/')
+	c.nbuf = append(c.nbuf, strings.Trim(table, "/")...)
+	c.nbuf = append(c.nbuf, '/')
+	c.nbuf = appendName(c.nbuf, key)
+	return string(c.nbuf)
+}
+
+// encode appends r's set fields as (index, length, bytes).
+func encode(dst []byte, r *drivers.Record) []byte {
+	for i := 0; i < r.Len(); i++ {
+		if v, ok := r.Get(i); ok {
+			dst = binary.AppendUvarint(dst, uint64(i))
+			dst = binary.AppendUvarint(dst, uint64(len(v)))
+			dst = append(dst, v...)
+		}
+	}
+	return dst
+}
+
+var errCorrupt = errors.New("hdfs: corrupt record file")
+
+// decode sets the fields of b selected by fields in dst.
+func decode(b []byte, fields drivers.FieldSet, dst *drivers.Record) error {
+	for len(b) > 0 {
+		i, n := binary.Uvarint(b)
+		if n <= 0 {
+			return errCorrupt
+		}
+		b = b[n:]
+		l, n := binary.Uvarint(b)
+		if n <= 0 || uint64(len(b)-n) < l {
+			return errCorrupt
+		}
+		v := b[n : n+int(l)]
+		b = b[n+int(l):]
+		if int(i) < dst.Len() && wanted(fields, int(i)) {
+			dst.Set(int(i), v)
+		}
+	}
+	return nil
+}
+
+func wanted(f drivers.FieldSet, i int) bool {
+	if f.All() {
+		return true
+	}
+	for _, x := range f {
+		if x == i {
+			return true
+		}
+	}
+	return false
+}
+
+// notFound wraps a missing file as drivers.ErrNotFound.
+func notFound(op, name string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("hdfs: %s %s: %w", op, name, drivers.ErrNotFound)
+	}
+	return fmt.Errorf("hdfs: %s %s: %w", op, name, err)
+}
+
+// readFile reads the whole file into c.raw.
+func (c *Conn) readFile(name string) ([]byte, error) {
+	f, err := c.c.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n := int(f.Stat().Size())
+	if cap(c.raw) < n {
+		c.raw = make([]byte, n)
+	}
+	c.raw = c.raw[:n]
+	if _, err := io.ReadFull(f, c.raw); err != nil {
+		return nil, err
+	}
+	return c.raw, nil
+}
+
+// Read implements [drivers.Conn].
+func (c *Conn) Read(ctx context.Context, table string, key []byte, fields drivers.FieldSet, dst *drivers.Record) error {
+	name := c.name(table, key)
+	b, err := c.readFile(name)
+	if err != nil {
+		return notFound("read", name, err)
+	}
+	dst.Reset()
+	if err := decode(b, fields, dst); err != nil {
+		return fmt.Errorf("%w %s", err, name)
+	}
+	return nil
+}
+
+// Scan implements [drivers.Conn]: list the table's directory, then read the
+// records from start on in key order.
+func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, fields drivers.FieldSet, fn func(key []byte, r *drivers.Record) error) error {
+	dir := tableDir(table)
+	entries, err := c.c.ReadDir(dir)
+	if err != nil {
+		return notFound("scan", dir, err)
+	}
+	from := string(appendName(nil, start))
+	rec := drivers.NewRecord(c.fields)
+	var key []byte
+	for _, e := range entries {
+		if count <= 0 {
+			break
+		}
+		if e.IsDir() || e.Name() < from {
+			continue
+		}
+		k, ok := unescape(key[:0], e.Name())
+		if !ok {
+			continue
+		}
+		key = k
+		b, err := c.readFile(dir + "/" + e.Name())
+		if errors.Is(err, os.ErrNotExist) {
+			continue // deleted since the listing
+		}
+		if err != nil {
+			return fmt.Errorf("hdfs: scan %s: %w", dir, err)
+		}
+		rec.Reset()
+		if err := decode(b, fields, rec); err != nil {
+			return fmt.Errorf("%w %s/%s", err, dir, e.Name())
+		}
+		if err := fn(key, rec); err != nil {
+			return err
+		}
+		count--
+	}
+	return nil
+}
+
+// Insert implements [drivers.Conn]: the record replaces any file at key.
+func (c *Conn) Insert(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	c.enc = encode(c.enc[:0], values)
+	return c.put(table, c.name(table, key), c.enc)
+}
+
+// Update implements [drivers.Conn]: read, merge, rewrite.
+func (c *Conn) Update(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	name := c.name(table, key)
+	c.old.Reset()
+	if b, err := c.readFile(name); err == nil {
+		if err := decode(b, nil, c.old); err != nil {
+			return fmt.Errorf("%w %s", err, name)
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return notFound("update", name, err)
+	}
+	for i := 0; i < values.Len(); i++ {
+		if v, ok := values.Get(i); ok {
+			c.old.Set(i, v)
+		}
+	}
+	c.enc = encode(c.enc[:0], c.old)
+	return c.put(table, name, c.enc)
+}
+
+// Delete implements [drivers.Conn].
+func (c *Conn) Delete(ctx context.Context, table string, key []byte) error {
+	name := c.name(table, key)
+	if err := c.c.Remove(name); err != nil {
+		return notFound("delete", name, err)
+	}
+	return nil
+}
+
+// put writes data to a temporary file and renames it over name.
+func (c *Conn) put(table, name string, data []byte) error {
+	c.seq++
+	tmp := tableDir(table) + "/.tmp-" + c.id + "-" + strconv.FormatUint(c.seq, 36)
+	w, err := c.create(tmp)
+	if err != nil {
+		return fmt.Errorf("hdfs: write %s: %w", name, err)
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Close()
+		c.c.Remove(tmp)
+		return fmt.Errorf("hdfs: write %s: %w", name, err)
+	}
+	if err := closeWriter(w); err != nil {
+		c.c.Remove(tmp)
+		return fmt.Errorf("hdfs: write %s: %w", name, err)
+	}
+	if err := c.c.Rename(tmp, name); err != nil {
+		c.c.Remove(tmp)
+		return fmt.Errorf("hdfs: write %s: %w", name, err)
+	}
+	return nil
+}
+
+// create creates a new file with the configured replication and block
+// size, making the parent directory when it is missing.
+func (c *Conn) create(name string) (*hdfsc.FileWriter, error) {
+	if c.repl == 0 || c.bsize == 0 {
+		c.repl, c.bsize = c.db.cfg.Replication, c.db.cfg.BlockSize
+		if c.repl == 0 || c.bsize == 0 {
+			d, err := c.c.ServerDefaults()
+			if err != nil {
+				return nil, fmt.Errorf("server defaults: %w", err)
+			}
+			if c.repl == 0 {
+				c.repl = d.Replication
+			}
+			if c.bsize == 0 {
+				c.bsize = d.BlockSize
+			}
+		}
+	}
+	w, err := c.c.CreateFile(name, c.repl, c.bsize, 0o644)
+	if errors.Is(err, os.ErrNotExist) {
+		if merr := c.c.MkdirAll(parent(name), 0o755); merr != nil {
+			return nil, merr
+		}
+		w, err = c.c.CreateFile(name, c.repl, c.bsize, 0o644)
+	}
+	return w, err
+}
+
+func parent(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i > 0 {
+		return name[:i]
+	}
+	return "/"
+}
+
+// closeWriter closes w, retrying while the NameNode waits for the last
+// block's replicas (the Java client retries the same way).
+func closeWriter(w *hdfsc.FileWriter) error {
+	err := w.Close()
+	for wait := 10 * time.Millisecond; err != nil && hdfsc.IsErrReplicating(err) && wait < 5*time.Second; wait *= 2 {
+		time.Sleep(wait)
+		err = w.Close()
+	}
+	return err
+}

@@ -1,0 +1,227 @@
+package hdfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/user"
+	"strings"
+	"sync"
+	"time"
+
+	hdfsc "github.com/colinmarc/hdfs/v2"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/props"
+)
+
+// Property keys.
+const (
+	KeyNamenode    = "hdfs.namenode"
+	KeyUser        = "hdfs.user"
+	KeyReplication = "hdfs.replication"
+	KeyBlockSize   = "hdfs.blocksize"
+	KeyTimeout     = "hdfs.timeout"
+)
+
+// DefaultNamenode is the NameNode RPC address used when none is given.
+const DefaultNamenode = "127.0.0.1:9000"
+
+func init() { drivers.Register("hdfs", Driver{}) }
+
+// Driver is the registered "hdfs" driver.
+type Driver struct{}
+
+// Keys implements [drivers.Driver].
+func (Driver) Keys() []props.Key {
+	return []props.Key{
+		{Name: KeyNamenode, Default: DefaultNamenode, Usage: "NameNode RPC address host:port (comma-separated for HA pairs)"},
+		{Name: KeyUser, Default: "(OS user)", Usage: "HDFS user name"},
+		{Name: KeyReplication, Default: "0", Usage: "replication of files written; 0 = the NameNode's dfs.replication"},
+		{Name: KeyBlockSize, Default: "0", Usage: "block size of files written (e.g. 128MB); 0 = the NameNode's dfs.blocksize"},
+		{Name: KeyTimeout, Default: "60s", Usage: "bound on one NameNode RPC or one DataNode I/O call (plain number = seconds)"},
+	}
+}
+
+// Config is the driver's configuration.
+type Config struct {
+	Namenodes   []string
+	User        string
+	Replication int           // 0 = server default
+	BlockSize   int64         // bytes; 0 = server default
+	Timeout     time.Duration // per RPC / per I/O call; 0 = none
+}
+
+// Configure implements [drivers.Driver]. It does no I/O.
+func (Driver) Configure(d *props.Decoder, s drivers.Schema) (drivers.DB, error) {
+	c := Config{Timeout: 60 * time.Second}
+	nn := d.String(KeyNamenode, DefaultNamenode)
+	for _, a := range strings.Split(nn, ",") {
+		a = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(a), "hdfs://"))
+		a = strings.TrimSuffix(a, "/")
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			v, _ := d.Lookup(KeyNamenode)
+			d.Fail(&props.Error{Key: KeyNamenode, Value: nn, Source: v.Source, Line: v.Line,
+				Err: fmt.Errorf("bad address %q: %w", a, err), Allowed: "host:port[,host:port]"})
+			continue
+		}
+		c.Namenodes = append(c.Namenodes, a)
+	}
+	c.User = d.String(KeyUser, "")
+	c.Replication = d.IntRange(KeyReplication, 0, 0, 512)
+	c.BlockSize = d.Bytes(KeyBlockSize, 0)
+	c.Timeout = d.Duration(KeyTimeout, c.Timeout, time.Second)
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	return New(c, s), nil
+}
+
+// DB is the shared state: the configuration and a client for table
+// administration. Safe for concurrent use.
+type DB struct {
+	cfg    Config
+	schema drivers.Schema
+
+	mu    sync.Mutex
+	admin *hdfsc.Client
+	nconn int
+}
+
+var (
+	_ drivers.DB         = (*DB)(nil)
+	_ drivers.TableAdmin = (*DB)(nil)
+)
+
+// New returns a DB for c; it does no I/O.
+func New(c Config, s drivers.Schema) *DB {
+	if len(c.Namenodes) == 0 {
+		c.Namenodes = []string{DefaultNamenode}
+	}
+	if c.User == "" {
+		c.User = "gobench"
+		if u, err := user.Current(); err == nil && u.Username != "" {
+			c.User = u.Username
+		}
+	}
+	return &DB{cfg: c, schema: s}
+}
+
+// Config returns the effective configuration.
+func (db *DB) Config() Config { return db.cfg }
+
+// dial makes a client with its own NameNode connection.
+func (db *DB) dial() (*hdfsc.Client, error) {
+	t := db.cfg.Timeout
+	dialer := &net.Dialer{Timeout: 10 * time.Second}
+	if t > 0 && t < dialer.Timeout {
+		dialer.Timeout = t
+	}
+	nnDial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := dialer.DialContext(ctx, network, addr)
+		if err != nil || t <= 0 {
+			return c, err
+		}
+		return &deadlineConn{Conn: c, timeout: t}, nil
+	}
+	c, err := hdfsc.NewClient(hdfsc.ClientOptions{
+		Addresses: db.cfg.Namenodes, User: db.cfg.User,
+		NamenodeDialFunc: nnDial, DatanodeDialFunc: dialer.DialContext,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hdfs: connect to namenode %s: %w: %w", strings.Join(db.cfg.Namenodes, ","), drivers.ErrUnavailable, err)
+	}
+	return c, nil
+}
+
+// Open implements [drivers.DB]: a new client (NameNode connection) per
+// worker.
+func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c, err := db.dial()
+	if err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	db.nconn++
+	id := db.nconn
+	db.mu.Unlock()
+	return newConn(db, c, id), nil
+}
+
+// Close implements [drivers.DB].
+func (db *DB) Close() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.admin != nil {
+		err := db.admin.Close()
+		db.admin = nil
+		return err
+	}
+	return nil
+}
+
+func (db *DB) adminClient() (*hdfsc.Client, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.admin == nil {
+		c, err := db.dial()
+		if err != nil {
+			return nil, err
+		}
+		db.admin = c
+	}
+	return db.admin, nil
+}
+
+// CreateTable implements [drivers.TableAdmin]: it makes the directory
+// /<table>. splits are ignored (HDFS has no regions).
+func (db *DB) CreateTable(ctx context.Context, table string, splits [][]byte, ifMissing bool) error {
+	c, err := db.adminClient()
+	if err != nil {
+		return err
+	}
+	dir := tableDir(table)
+	if !ifMissing {
+		if _, err := c.Stat(dir); err == nil {
+			return fmt.Errorf("hdfs: create table %q: %s: %w", table, dir, fs.ErrExist)
+		}
+	}
+	if err := c.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("hdfs: create table %q: %w", table, err)
+	}
+	return nil
+}
+
+// DropTable implements [drivers.TableAdmin]: it removes /<table> and every
+// record in it.
+func (db *DB) DropTable(ctx context.Context, table string) error {
+	c, err := db.adminClient()
+	if err != nil {
+		return err
+	}
+	if err := c.RemoveAll(tableDir(table)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("hdfs: drop table %q: %w", table, err)
+	}
+	return nil
+}
+
+func tableDir(table string) string { return "/" + strings.Trim(table, "/") }
+
+// deadlineConn bounds each NameNode RPC: every request write sets a
+// deadline for itself and for the response read that follows (the client
+// serialises RPCs on a connection).
+type deadlineConn struct {
+	net.Conn
+	timeout time.Duration
+}
+
+func (c *deadlineConn) Write(b []byte) (int, error) {
+	c.Conn.SetDeadline(time.Now().Add(c.timeout))
+	return c.Conn.Write(b)
+}
