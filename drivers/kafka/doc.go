@@ -1,0 +1,45 @@
+// Package kafka is gobench's "kafka" driver, on github.com/segmentio/kafka-go
+// (v0.4.51, whose Produce/Fetch/ListOffsets/Metadata requests negotiate API
+// versions and work against Kafka 4.x, which removed the oldest ones).
+//
+// How the YCSB operations map onto a log:
+//
+//   - Table = topic. A missing topic is created at first use
+//     (kafka.createtopic) with kafka.partitions partitions, replication
+//     kafka.replication and max.message.bytes = kafka.maxmessagebytes, so
+//     records from 1 B to well over 1 MB fit.
+//   - Insert produces one record keyed by the YCSB key to partition
+//     FNV-1a(key) mod partitions, synchronously (one request per operation,
+//     acks = kafka.acks). The value is the record's fields, compactly encoded:
+//     a format byte 1, then per field uvarint(index), uvarint(length), bytes.
+//   - Update reads the key's newest record, lays the new fields over it and
+//     produces the merged record (Kafka records replace, they do not merge);
+//     updates of one key are serialised inside the process.
+//   - Delete produces a tombstone (null value).
+//   - Read fetches the key's newest record at its offset. The driver keeps a
+//     key → (partition, offset) index, fed by produce acknowledgements. At the
+//     first use of a topic in a process the driver reads the whole topic once
+//     to rebuild the index; that read happens inside the first operation on
+//     the topic (like YCSB's DB.init, inside the run time) and is reported
+//     apart by [DB.IndexBuilds]. With kafka.acks=0 no offsets come back and
+//     reads of keys written by this process find nothing.
+//   - Scan visits up to N live keys >= start in key order (YCSB's contract),
+//     taken from the index, fetching each record at its offset: N random reads
+//     from the log.
+//
+// The produce and consume workloads use the optional [drivers.Producer] and
+// [drivers.Consumer] interfaces: asynchronous produce through kafka-go's
+// Writer (batches of kafka.batchsize bytes sent after kafka.linger ms;
+// records larger than a batch go one per request through a second writer),
+// and group consumption through kafka-go's Reader (group kafka.group, start
+// kafka.offsetreset, kafka.fetchsize per partition fetch, offsets committed
+// every 5 s). Rebalance time is read from kafka-go's reader log.
+//
+// Imports: drivers, props, kafka-go.
+//
+// Example (gobench CLI):
+//
+//	testenv/up.sh kafka
+//	gobench load -db kafka -P workloads/workloada -p kafka.brokers=127.0.0.1:9092
+//	gobench run  -db kafka -P workloads/workloada
+package kafka

@@ -1,0 +1,195 @@
+package kafka
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	kgo "github.com/segmentio/kafka-go"
+)
+
+// producerState is a conn's share of the DB's asynchronous producers.
+type producerState struct {
+	inflight atomic.Int64
+	topics   map[string]bool // topics known to exist
+}
+
+// pending travels with a record through kafka-go's asynchronous writer to
+// its completion.
+type pending struct {
+	c    *conn
+	tag  int64
+	done func(int64, error)
+}
+
+var pendingPool = sync.Pool{New: func() any { return new(pending) }}
+
+// recordOverhead bounds kafka-go's per-record framing, used to route records
+// that cannot share a batch of kafka.batchsize bytes to the large-record
+// producer.
+const recordOverhead = 128
+
+// Produce queues one record on the DB's asynchronous producer: batches of up
+// to kafka.batchsize bytes sent after kafka.linger, or one request per
+// record for records larger than a batch.
+func (c *conn) Produce(ctx context.Context, topic string, key, value []byte, tag int64, done func(int64, error)) error {
+	if !c.prod.topics[topic] {
+		if _, err := c.db.meta(ctx, topic); err != nil {
+			return err
+		}
+		if c.prod.topics == nil {
+			c.prod.topics = map[string]bool{}
+		}
+		c.prod.topics[topic] = true
+	}
+	w, err := c.db.writer(int64(len(key)+len(value)+recordOverhead) > c.db.cfg.BatchSize)
+	if err != nil {
+		return err
+	}
+	p := pendingPool.Get().(*pending)
+	p.c, p.tag, p.done = c, tag, done
+	m := kgo.Message{Topic: topic, Value: append([]byte(nil), value...), WriterData: p}
+	if key != nil {
+		m.Key = append([]byte(nil), key...)
+	}
+	c.prod.inflight.Add(1)
+	if err := w.WriteMessages(ctx, m); err != nil {
+		c.prod.inflight.Add(-1)
+		*p = pending{}
+		pendingPool.Put(p)
+		return fmt.Errorf("produce to topic %q: %w", topic, classify(err))
+	}
+	return nil
+}
+
+// completion is the writers' callback: it reports each record's outcome.
+func completion(msgs []kgo.Message, err error) {
+	if err != nil {
+		err = classify(err)
+	}
+	for i := range msgs {
+		p, ok := msgs[i].WriterData.(*pending)
+		if !ok {
+			continue
+		}
+		c, tag, done := p.c, p.tag, p.done
+		*p = pending{}
+		pendingPool.Put(p)
+		done(tag, err)
+		c.prod.inflight.Add(-1)
+	}
+}
+
+// Flush waits until every record this conn produced has completed.
+func (c *conn) Flush(ctx context.Context) error {
+	for c.prod.inflight.Load() > 0 {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("flush %d records: %w", c.prod.inflight.Load(), ctx.Err())
+		case <-time.After(time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// writer returns the DB's small-batch or large-record producer, making it on
+// first use.
+func (db *DB) writer(big bool) (*kgo.Writer, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return nil, errors.New("kafka: produce on a closed DB")
+	}
+	w := &db.small
+	if big {
+		w = &db.big
+	}
+	if *w == nil {
+		*w = &kgo.Writer{
+			Addr: db.addr, Balancer: &balancer{}, Transport: db.tr, Async: true, Completion: completion,
+			RequiredAcks: db.cfg.Acks, Compression: db.cfg.Compression, MaxAttempts: 3,
+			WriteBackoffMin: 50 * time.Millisecond, WriteBackoffMax: 500 * time.Millisecond,
+			BatchTimeout: max(db.cfg.Linger, time.Microsecond), WriteTimeout: db.cfg.Timeout, ReadTimeout: db.cfg.Timeout,
+			BatchBytes: db.cfg.BatchSize, BatchSize: 1 << 20,
+		}
+		if big {
+			(*w).BatchBytes, (*w).BatchSize = db.cfg.MaxMessageBytes, 1
+		}
+	}
+	return *w, nil
+}
+
+// groupState is a conn's consumer-group reader.
+type groupState struct {
+	reader    *kgo.Reader
+	topic     string
+	joinStart atomic.Int64 // unix ns; 0 when not joining
+	joined    atomic.Int64 // ns spent joining
+}
+
+// Consume returns the next record of topic as a member of kafka.group,
+// starting at kafka.offsetreset when the group has no committed offset.
+// Offsets are committed every 5 s, as Java's auto-commit default.
+func (c *conn) Consume(ctx context.Context, topic string, fn func(key, value []byte)) error {
+	g := &c.group
+	if g.reader == nil || g.topic != topic {
+		if err := c.closeGroup(); err != nil {
+			return err
+		}
+		start := kgo.FirstOffset
+		if c.db.cfg.FromLatest {
+			start = kgo.LastOffset
+		}
+		g.joinStart.Store(time.Now().UnixNano())
+		g.topic = topic
+		g.reader = kgo.NewReader(kgo.ReaderConfig{
+			Brokers: c.db.cfg.Brokers, GroupID: c.db.cfg.Group, Topic: topic, StartOffset: start,
+			MinBytes: 1, MaxBytes: int(max(c.db.cfg.FetchSize, 1<<20)), MaxWait: c.db.cfg.FetchWait,
+			QueueCapacity: 512, CommitInterval: 5 * time.Second, HeartbeatInterval: 3 * time.Second,
+			SessionTimeout: 45 * time.Second, JoinGroupBackoff: 200 * time.Millisecond,
+			ReadBackoffMin: 10 * time.Millisecond, ReadBackoffMax: 200 * time.Millisecond,
+			Logger: groupLogger{g},
+		})
+	}
+	m, err := g.reader.ReadMessage(ctx)
+	if err != nil {
+		return fmt.Errorf("consume topic %q in group %q: %w", topic, c.db.cfg.Group, classify(err))
+	}
+	fn(m.Key, m.Value)
+	return nil
+}
+
+// RebalanceTime returns the time spent joining the group: from subscribing
+// (or a generation ending) until kafka-go reports its partitions assigned.
+func (c *conn) RebalanceTime() time.Duration { return time.Duration(c.group.joined.Load()) }
+
+func (c *conn) closeGroup() error {
+	g := &c.group
+	if g.reader == nil {
+		return nil
+	}
+	err := g.reader.Close()
+	g.reader = nil
+	if err != nil {
+		return fmt.Errorf("leave group %q: %w", c.db.cfg.Group, err)
+	}
+	return nil
+}
+
+// groupLogger watches kafka-go's reader log for the ends of group joins.
+type groupLogger struct{ g *groupState }
+
+func (l groupLogger) Printf(format string, _ ...any) {
+	switch {
+	case strings.HasPrefix(format, "subscribed to topics and partitions"):
+		if s := l.g.joinStart.Swap(0); s != 0 {
+			l.g.joined.Add(time.Now().UnixNano() - s)
+		}
+	case strings.HasPrefix(format, "stopped heartbeat"):
+		l.g.joinStart.CompareAndSwap(0, time.Now().UnixNano())
+	}
+}
