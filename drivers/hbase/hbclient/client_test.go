@@ -316,3 +316,20 @@ func TestClientScanCrossesRegions(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkClientGetParallelFake(b *testing.B) {
+	c := fakeClient(b, echoHandler)
+	ctx := context.Background()
+	row, fam := []byte("r1"), []byte("f")
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		var res Result
+		for pb.Next() {
+			if err := c.Get(ctx, "t", row, fam, nil, &res); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

@@ -13,7 +13,8 @@ import (
 )
 
 // rpcConn is one TCP connection to one service of one server. Many calls
-// share it: each write is one whole frame under wmu, and one reader
+// share it: whole frames are queued and written by one goroutine at a time
+// (see send), and one reader
 // goroutine hands each response to the call waiting for its call id. When the
 // connection dies every pending call fails with an error wrapping
 // ErrConnection; the client then drops the connection and dials anew.
@@ -22,7 +23,10 @@ type rpcConn struct {
 	service string
 	nc      net.Conn
 
-	wmu sync.Mutex // serializes frame writes
+	qmu     sync.Mutex
+	queue   []byte // request frames not yet written; under qmu
+	spare   []byte // the other write buffer; under qmu
+	writing bool   // a goroutine is writing the queue; under qmu
 
 	mu      sync.Mutex
 	pending map[uint32]*call
@@ -31,7 +35,7 @@ type rpcConn struct {
 	nextID  atomic.Uint32
 
 	writeTimeout time.Duration
-	deadlineSet  time.Time // when the write deadline was last moved; under wmu
+	deadlineSet  time.Time // when the write deadline was last moved; by the writer only
 }
 
 // call is one in-flight RPC. Calls are pooled; each owns a reusable timer.
@@ -197,24 +201,7 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 	if serverTimeout > 0 {
 		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
-	fb := getFrame(0)
-	*fb = appendRequestFrame((*fb)[:0], id, method, toMs, param)
-	c.wmu.Lock()
-	if c.writeTimeout > 0 {
-		// Refresh the write deadline only when a quarter of it has passed:
-		// a write then never waits longer than writeTimeout, and most
-		// writes skip the call.
-		if now := time.Now(); now.Sub(c.deadlineSet) > c.writeTimeout/4 {
-			_ = c.nc.SetWriteDeadline(now.Add(c.writeTimeout))
-			c.deadlineSet = now
-		}
-	}
-	_, werr := c.nc.Write(*fb)
-	c.wmu.Unlock()
-	framePool.Put(fb)
-	if werr != nil {
-		c.fail(fmt.Errorf("write to %s: %w: %w", c.addr, ErrConnection, werr))
-	}
+	c.send(id, method, toMs, param)
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -243,6 +230,47 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 		return nil, err
 	}
 	return cl, nil
+}
+
+// send queues one request frame and writes the queue unless another
+// goroutine is already writing it. Concurrent callers thus share write
+// system calls: whoever holds the writer role writes every frame queued
+// meanwhile, the others return at once. A failed write kills the
+// connection, failing every pending call (queued frames included).
+func (c *rpcConn) send(id uint32, method string, toMs uint32, param []byte) {
+	c.qmu.Lock()
+	c.queue = appendRequestFrame(c.queue, id, method, toMs, param)
+	if c.writing {
+		c.qmu.Unlock()
+		return
+	}
+	c.writing = true
+	for len(c.queue) > 0 {
+		buf := c.queue
+		c.queue = c.spare[:0]
+		c.qmu.Unlock()
+		if c.writeTimeout > 0 {
+			// Refresh the write deadline only when a quarter of it has
+			// passed: a write never waits longer than writeTimeout, and
+			// most writes skip the call.
+			if now := time.Now(); now.Sub(c.deadlineSet) > c.writeTimeout/4 {
+				_ = c.nc.SetWriteDeadline(now.Add(c.writeTimeout))
+				c.deadlineSet = now
+			}
+		}
+		_, err := c.nc.Write(buf)
+		c.qmu.Lock()
+		c.spare = buf[:0]
+		if err != nil {
+			c.writing = false
+			c.queue = c.queue[:0]
+			c.qmu.Unlock()
+			c.fail(fmt.Errorf("write to %s: %w: %w", c.addr, ErrConnection, err))
+			return
+		}
+	}
+	c.writing = false
+	c.qmu.Unlock()
 }
 
 // abandon forgets a call whose caller stopped waiting. If the reader (or
