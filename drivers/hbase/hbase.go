@@ -84,17 +84,18 @@ func (Driver) Keys() []props.Key {
 	}
 }
 
-// Config is the driver's decoded configuration.
+// Config is the driver's decoded configuration (see [Driver.Keys] for the
+// properties behind each field).
 type Config struct {
-	Family          string
-	ClientBuffering bool
-	WriteBufferSize int64
-	Durability      hbclient.Durability
-	CreateTable     bool
-	Splits          int
-	DropTable       bool
-	MultiSize       int
-	Client          hbclient.Options
+	Family          string              // columnfamily
+	ClientBuffering bool                // clientbuffering
+	WriteBufferSize int64               // writebuffersize, bytes per Conn
+	Durability      hbclient.Durability // durability
+	CreateTable     bool                // hbase.createtable
+	Splits          int                 // hbase.splits
+	DropTable       bool                // hbase.droptable
+	MultiSize       int                 // hbase.multi.maxactions
+	Client          hbclient.Options    // cluster location, timeouts, user
 }
 
 // Configure decodes the driver's properties. Besides the properties it reads
