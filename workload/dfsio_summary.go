@@ -173,10 +173,10 @@ func (s DFSIOSummary) GobenchLines() []string {
 		q := func(p float64) string {
 			// nearest rank: the smallest time with at least p of the files at or below it
 			i := int(math.Ceil(p*float64(len(t)))) - 1
-			return decimal2(t[max(i, 0)].Seconds())
+			return secs(t[max(i, 0)])
 		}
 		l = append(l, fmt.Sprintf("gobench: File time sec: min=%s p50=%s p90=%s max=%s (%d files)",
-			decimal2(t[0].Seconds()), q(0.5), q(0.9), decimal2(t[len(t)-1].Seconds()), len(t)))
+			secs(t[0]), q(0.5), q(0.9), secs(t[len(t)-1]), len(t)))
 	}
 	if s.Failed > 0 {
 		first := ""
@@ -190,6 +190,9 @@ func (s DFSIOSummary) GobenchLines() []string {
 	}
 	return l
 }
+
+// secs prints d in seconds with millisecond precision.
+func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
 
 // decimal2 is Java's DecimalFormat("#.##"): at most two decimals, half-even
 // on the exact binary value, trailing zeros dropped, ∞ and NaN as on JDK 17.

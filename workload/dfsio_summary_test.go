@@ -48,7 +48,7 @@ func TestDFSIOSummaryWorkedExample(t *testing.T) {
 	if g[0] != "gobench: Aggregate throughput mb/sec: 14.14 (512 MB in 36.2 s wall time)" {
 		t.Errorf("aggregate line %q", g[0])
 	}
-	if g[1] != "gobench: File time sec: min=10 p50=12 p90=16 max=16 (4 files)" {
+	if g[1] != "gobench: File time sec: min=10.000 p50=12.000 p90=16.000 max=16.000 (4 files)" {
 		t.Errorf("file time line %q", g[1])
 	}
 }

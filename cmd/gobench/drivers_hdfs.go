@@ -1,0 +1,3 @@
+package main
+
+import _ "github.com/gobench/gobench/drivers/hdfs" // the hdfs driver (YCSB one-file-per-record, dfsio)
