@@ -41,7 +41,8 @@ func NewDB(cfg Config, s drivers.Schema) *DB {
 func (db *DB) Client() *hbclient.Client { return db.client }
 
 // Open returns a new connection. The first Open drops and creates the table
-// when hbase.droptable / hbase.createtable ask for it.
+// when hbase.droptable / hbase.createtable ask for it, and otherwise checks
+// that it exists (hbase.checktable).
 func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
 	if err := db.setup(ctx); err != nil {
 		return nil, err
@@ -52,7 +53,7 @@ func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
 func (db *DB) setup(ctx context.Context) error {
 	db.setupMu.Lock()
 	defer db.setupMu.Unlock()
-	if db.setupDone || (!db.cfg.DropTable && !db.cfg.CreateTable) {
+	if db.setupDone {
 		return nil
 	}
 	if db.cfg.DropTable {
@@ -64,6 +65,15 @@ func (db *DB) setup(ctx context.Context) error {
 	if db.cfg.CreateTable {
 		if err := db.CreateTable(ctx, db.table, SplitKeys(db.cfg.Splits), true); err != nil {
 			return fmt.Errorf("hbase.createtable: %w", err)
+		}
+	}
+	if db.cfg.CheckTable && !db.cfg.CreateTable {
+		n, err := db.client.Regions(ctx, db.table)
+		if err != nil {
+			return mapErr(fmt.Errorf("check table %q: %w", db.table, err))
+		}
+		if n == 0 {
+			return fmt.Errorf("table %q does not exist in HBase: create it (hbase.createtable=true, or the HBase shell), or set hbase.checktable=false", db.table)
 		}
 	}
 	db.setupDone = true

@@ -50,6 +50,7 @@ const (
 	KeyPause           = "hbase.client.pause"
 	KeyUser            = "hbase.user"
 	KeyMultiSize       = "hbase.multi.maxactions"
+	KeyCheckTable      = "hbase.checktable"
 )
 
 // Driver is the "hbase" driver (aliases: YCSB's hbase1, hbase2, hbase10…
@@ -81,6 +82,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyPause, Default: "100", Usage: "base retry pause in milliseconds (or Go duration); HBase's backoff multiplies it"},
 		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication)"},
 		{Name: KeyMultiSize, Default: "1000", Usage: "maximum mutations per Multi RPC when flushing the client buffer"},
+		{Name: KeyCheckTable, Default: "true", Usage: "the first connection fails if the table does not exist (as YCSB's init does)"},
 	}
 }
 
@@ -95,6 +97,7 @@ type Config struct {
 	Splits          int                 // hbase.splits
 	DropTable       bool                // hbase.droptable
 	MultiSize       int                 // hbase.multi.maxactions
+	CheckTable      bool                // hbase.checktable
 	Client          hbclient.Options    // cluster location, timeouts, user
 }
 
@@ -121,6 +124,7 @@ func decode(p *props.Decoder) (Config, error) {
 		Splits:          p.IntRange(KeySplits, 0, 0, 8999),
 		DropTable:       p.Bool(KeyDropTable, false),
 		MultiSize:       p.IntRange(KeyMultiSize, 1000, 1, 100000),
+		CheckTable:      p.Bool(KeyCheckTable, true),
 	}
 	p.Bool(KeyUsePageFilter, true)
 	p.Bool(KeyDebug, false)

@@ -28,7 +28,7 @@ func TestDecodeDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Family: "family", WriteBufferSize: 12 << 20, MultiSize: 1000, Client: hbclient.Options{
+	want := Config{Family: "family", WriteBufferSize: 12 << 20, MultiSize: 1000, CheckTable: true, Client: hbclient.Options{
 		ZKQuorum: []string{"127.0.0.1:2181"}, ZNodeParent: "/hbase", User: "gobench",
 		OperationTimeout: 60 * time.Second, RPCTimeout: 60 * time.Second, RetryPause: 100 * time.Millisecond}}
 	if !reflect.DeepEqual(cfg, want) {

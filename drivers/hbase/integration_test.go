@@ -47,6 +47,8 @@ func openDB(t testing.TB, kv ...string) *DB {
 		requireServer(t)
 	}
 	s.Add(props.Value{Key: KeyOpTimeout, Value: "60s", Source: "test"})
+	// driverstest's schema names usertable, but its tests use their own tables.
+	s.Add(props.Value{Key: KeyCheckTable, Value: "false", Source: "test"})
 	for i := 0; i < len(kv); i += 2 {
 		s.Add(props.Value{Key: kv[i], Value: kv[i+1], Source: "test"})
 	}
@@ -170,6 +172,26 @@ func TestIntegrationCreatePresplit(t *testing.T) {
 	}
 	c2.Close(ctx)
 	d2.Close()
+}
+
+// TestIntegrationCheckTable: by default the first Open fails for a missing
+// table, naming it.
+func TestIntegrationCheckTable(t *testing.T) {
+	requireServer(t)
+	var s props.Set
+	if zk := os.Getenv("GOBENCH_HBASE_ZK"); zk != "" {
+		s.Add(props.Value{Key: KeyQuorum, Value: zk, Source: "env"})
+	}
+	schema := driverstest.Schema()
+	schema.Table = "gobench_no_such_table"
+	d, err := Driver{}.Configure(props.NewDecoder(&s), schema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Open(context.Background()); err == nil || !strings.Contains(err.Error(), "gobench_no_such_table") {
+		t.Fatalf("Open on a missing table: %v; want an error naming it", err)
+	}
 }
 
 // TestIntegrationUnavailable: a quorum nobody listens on gives
