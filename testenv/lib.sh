@@ -152,7 +152,10 @@ te_pid_alive() {
 	[ -f "$1" ] || return 1
 	pid=$(cat "$1")
 	[ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] || return 1
-	tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "-Dgobench.testenv=$2 "
+	# No pipe into grep -q here: under pipefail an early grep exit can fail the pipeline.
+	local c
+	c=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || return 1
+	[[ $c == *"-Dgobench.testenv=$2 "* ]]
 }
 
 # te_start TAG LOGFILE PIDFILE CMD...: start CMD detached (own session), output to LOGFILE.
@@ -167,7 +170,7 @@ te_start() {
 	# Until the background shell has exec'd java, /proc/PID/cmdline lacks the
 	# -Dgobench.testenv marker: wait for it (5 s at most) so that te_pid_alive is true.
 	for i in $(seq 1 50); do
-		tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "-Dgobench.testenv=" && break
+		[[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == *-Dgobench.testenv=* ]] && break
 		[ -d "/proc/$pid" ] || break
 		sleep 0.1
 	done

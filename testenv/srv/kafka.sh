@@ -62,7 +62,7 @@ EOF
 	# StorageTool lives in core (kafka.tools) up to at least 4.x; probe, fall back to the tools module.
 	storage=kafka.tools.StorageTool
 	jar=$(tr ':' '\n' <<<"$cp" | grep '/kafka_2.13-[^/]*\.jar$' | head -n 1)
-	if [ -n "$jar" ] && ! unzip -l "$jar" 2>/dev/null | grep -q 'kafka/tools/StorageTool.class'; then
+	if [ -n "$jar" ] && ! unzip -qq -l "$jar" kafka/tools/StorageTool.class >/dev/null 2>&1; then
 		storage=org.apache.kafka.tools.StorageTool
 	fi
 	t0=$SECONDS
