@@ -41,7 +41,7 @@ func TestHDFSWriteReadListDelete(t *testing.T) {
 		}
 	}()
 
-	// 3 MiB with a 1 MiB block size: three blocks, each a separate DataNode pipeline.
+	// 3 MiB + 12345 B with a 1 MiB block size: four blocks, each its own DataNode pipeline.
 	data := make([]byte, 3<<20+12345)
 	for i := range data {
 		data[i] = byte(i*7 + i>>11)

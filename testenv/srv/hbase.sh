@@ -26,7 +26,7 @@ hbase_up() {
 			return 0
 		fi
 		te_log "hbase: pid $(cat "$d/pid") is starting; waiting for it"
-		te_wait 240 hbase "$d/pid" hbase "$d/master.out" hbase_ready || return 1
+		te_wait "${GOBENCH_UP_TIMEOUT:-240}" hbase "$d/pid" hbase "$d/master.out" hbase_ready || return 1
 		te_log "hbase: ready, ZooKeeper 127.0.0.1:2181"
 		return 0
 	fi
@@ -67,7 +67,7 @@ hbase_up() {
 		-Dhbase.log.dir="$d/logs" -Dhbase.root.logger=INFO,console \
 		-Dlog4j2.configurationFile="$d/conf/log4j2.properties" \
 		-cp "$cp" org.apache.hadoop.hbase.master.HMaster start
-	te_wait 240 hbase "$d/pid" hbase "$d/master.out" hbase_ready || { te_stop "$d/pid" hbase; return 1; }
+	te_wait "${GOBENCH_UP_TIMEOUT:-240}" hbase "$d/pid" hbase "$d/master.out" hbase_ready || { te_stop "$d/pid" hbase; return 1; }
 	te_log "hbase $TE_VERSION: ready, ZooKeeper 127.0.0.1:2181, in $((SECONDS - t0)) s, RSS $(te_rss_mib "$d/pid") MiB"
 }
 

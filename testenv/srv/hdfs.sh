@@ -62,8 +62,8 @@ hdfs_up() {
 			return 0
 		fi
 		te_log "hdfs: starting in another process; waiting for it"
-		te_wait 120 "hdfs namenode" "$d/nn.pid" hdfs-nn "$d/nn.out" hdfs_nn_ready || return 1
-		te_wait 120 "hdfs datanode" "$d/dn.pid" hdfs-dn "$d/dn.out" hdfs_dn_ready || return 1
+		te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs namenode" "$d/nn.pid" hdfs-nn "$d/nn.out" hdfs_nn_ready || return 1
+		te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs datanode" "$d/dn.pid" hdfs-dn "$d/dn.out" hdfs_dn_ready || return 1
 		te_log "hdfs: ready on 127.0.0.1:9000"
 		return 0
 	fi
@@ -95,13 +95,13 @@ hdfs_up() {
 		"${TE_HADOOP_JFLAGS[@]}" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
 		-Dhadoop.log.dir="$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode
-	te_wait 120 "hdfs namenode" "$d/nn.pid" hdfs-nn "$d/nn.out" te_port_open 9000 || { hdfs_stop_pids; return 1; }
+	te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs namenode" "$d/nn.pid" hdfs-nn "$d/nn.out" te_port_open 9000 || { hdfs_stop_pids; return 1; }
 	te_start "hdfs datanode" "$d/dn.out" "$d/dn.pid" "$TE_JAVA" -Dgobench.testenv=hdfs-dn \
 		"${TE_HADOOP_JFLAGS[@]}" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
 		-Dhadoop.log.dir="$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$cp" org.apache.hadoop.hdfs.server.datanode.DataNode
-	te_wait 120 "hdfs datanode" "$d/dn.pid" hdfs-dn "$d/dn.out" hdfs_dn_ready || { hdfs_stop_pids; return 1; }
-	te_wait 60 "hdfs namenode safe mode" "$d/nn.pid" hdfs-nn "$d/nn.out" hdfs_nn_ready || { hdfs_stop_pids; return 1; }
+	te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs datanode" "$d/dn.pid" hdfs-dn "$d/dn.out" hdfs_dn_ready || { hdfs_stop_pids; return 1; }
+	te_wait "${GOBENCH_UP_TIMEOUT:-60}" "hdfs namenode safe mode" "$d/nn.pid" hdfs-nn "$d/nn.out" hdfs_nn_ready || { hdfs_stop_pids; return 1; }
 	te_log "hdfs $TE_VERSION: ready on 127.0.0.1:9000 in $((SECONDS - t0)) s (format included), RSS NameNode $(te_rss_mib "$d/nn.pid") MiB + DataNode $(te_rss_mib "$d/dn.pid") MiB"
 }
 

@@ -20,7 +20,7 @@ kafka_up() {
 			return 0
 		fi
 		te_log "kafka: pid $(cat "$d/pid") is starting; waiting for it"
-		te_wait 120 kafka "$d/pid" kafka "$d/server.out" kafka_ready || return 1
+		te_wait "${GOBENCH_UP_TIMEOUT:-120}" kafka "$d/pid" kafka "$d/server.out" kafka_ready || return 1
 		te_log "kafka: ready on 127.0.0.1:9092"
 		return 0
 	fi
@@ -79,7 +79,7 @@ EOF
 		-Djava.awt.headless=true -Djava.net.preferIPv4Stack=true \
 		-Dlog4j2.configurationFile="$d/log4j2.properties" -Dkafka.logs.dir="$d" \
 		-cp "$cp" kafka.Kafka "$d/server.properties"
-	te_wait 120 kafka "$d/pid" kafka "$d/server.out" kafka_ready || { te_stop "$d/pid" kafka; return 1; }
+	te_wait "${GOBENCH_UP_TIMEOUT:-120}" kafka "$d/pid" kafka "$d/server.out" kafka_ready || { te_stop "$d/pid" kafka; return 1; }
 	te_log "kafka $TE_VERSION: ready on 127.0.0.1:9092 in $((SECONDS - t0)) s (format included), RSS $(te_rss_mib "$d/pid") MiB"
 }
 
