@@ -176,7 +176,7 @@ func (c *Client) retry(ctx context.Context, err error, reg *region, attempt int,
 	switch a {
 	case actFail:
 		return err
-	case actRelocate, actReopen:
+	case actRelocate: // (actReopen keeps the location: the scan reopens there)
 		if reg != nil {
 			c.cache.remove(reg)
 		}
