@@ -31,7 +31,9 @@
 // Cluster settings come from properties or from hbase-site.xml in
 // hbase.conf.dir (or the first directory of gobench.classpath, YCSB's -cp):
 // hbase.zookeeper.quorum, hbase.zookeeper.property.clientPort and
-// zookeeper.znode.parent; properties win. Errors: a cluster that cannot be
+// zookeeper.znode.parent; properties win. hbase.hosts maps host names the
+// servers advertise (in ZooKeeper and hbase:meta) to addresses this machine
+// can dial. Errors: a cluster that cannot be
 // reached within hbase.client.operation.timeout is SERVICE_UNAVAILABLE
 // (drivers.ErrUnavailable); other server errors are ERROR.
 //

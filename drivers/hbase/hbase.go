@@ -1,8 +1,10 @@
 package hbase
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +53,7 @@ const (
 	KeyUser            = "hbase.user"
 	KeyMultiSize       = "hbase.multi.maxactions"
 	KeyCheckTable      = "hbase.checktable"
+	KeyHosts           = "hbase.hosts"
 )
 
 // Driver is the "hbase" driver (aliases: YCSB's hbase1, hbase2, hbase10…
@@ -83,6 +86,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication)"},
 		{Name: KeyMultiSize, Default: "1000", Usage: "maximum mutations per Multi RPC when flushing the client buffer"},
 		{Name: KeyCheckTable, Default: "true", Usage: "the first connection fails if the table does not exist (as YCSB's init does)"},
+		{Name: KeyHosts, Usage: "host names the servers advertise mapped to addresses to dial, name=address,... (for advertised names this machine cannot resolve)"},
 	}
 }
 
@@ -194,10 +198,49 @@ func decode(p *props.Decoder) (Config, error) {
 	cfg.Client.RPCTimeout = p.Duration(KeyRPCTimeout, 60*time.Second, time.Millisecond)
 	cfg.Client.RetryPause = p.Duration(KeyPause, 100*time.Millisecond, time.Millisecond)
 	cfg.Client.User = p.String(KeyUser, "gobench")
+	if hosts := p.String(KeyHosts, ""); hosts != "" {
+		m, err := parseHosts(hosts)
+		if err != nil {
+			p.Failf(KeyHosts, "%v", err)
+		} else {
+			cfg.Client.Dial = hostDialer(m)
+		}
+	}
 	if errs := p.Errs()[before:]; len(errs) > 0 {
 		return cfg, fmt.Errorf("configure hbase: %w", errors.Join(errs...))
 	}
 	return cfg, nil
+}
+
+// parseHosts reads "name=address,..." into a map.
+func parseHosts(s string) (map[string]string, error) {
+	m := make(map[string]string)
+	for _, e := range strings.Split(s, ",") {
+		e = strings.TrimSpace(e)
+		if e == "" {
+			continue
+		}
+		name, addr, ok := strings.Cut(e, "=")
+		name, addr = strings.TrimSpace(name), strings.TrimSpace(addr)
+		if !ok || name == "" || addr == "" {
+			return nil, fmt.Errorf("entry %q: want name=address", e)
+		}
+		m[name] = addr
+	}
+	return m, nil
+}
+
+// hostDialer dials host:port with host replaced by its mapping, if any.
+func hostDialer(m map[string]string) func(ctx context.Context, addr string) (net.Conn, error) {
+	var d net.Dialer
+	return func(ctx context.Context, addr string) (net.Conn, error) {
+		if host, port, err := net.SplitHostPort(addr); err == nil {
+			if to, ok := m[host]; ok {
+				addr = net.JoinHostPort(to, port)
+			}
+		}
+		return d.DialContext(ctx, "tcp", addr)
+	}
 }
 
 // splitQuorum turns "a,b:2182" into host:port entries, adding port where missing.

@@ -2,6 +2,8 @@ package hbase
 
 import (
 	"bytes"
+	"context"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -69,6 +71,7 @@ func TestDecodeErrors(t *testing.T) {
 		{[]string{KeyClientBuffering, "yes"}, KeyClientBuffering},
 		{[]string{KeyConfDir, "/nonexistent/gobench"}, "hbase-site.xml"},
 		{[]string{KeyQuorum, " , "}, KeyQuorum},
+		{[]string{KeyHosts, "rs1"}, KeyHosts},
 	} {
 		_, err := decodeKV(t, tc.kv...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -179,4 +182,29 @@ func TestWriteBuffer(t *testing.T) {
 	}); n > 0 {
 		t.Errorf("buffering a put allocates %.2f times, want 0", n)
 	}
+}
+
+func TestHostsMapping(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+		}
+	}()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	cfg, err := decodeKV(t, KeyHosts, "rs1.internal.example=127.0.0.1, other=10.0.0.1")
+	if err != nil || cfg.Client.Dial == nil {
+		t.Fatalf("decode %s: %v", KeyHosts, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := cfg.Client.Dial(ctx, net.JoinHostPort("rs1.internal.example", port))
+	if err != nil {
+		t.Fatalf("dial the mapped name: %v", err)
+	}
+	c.Close()
 }
