@@ -171,7 +171,7 @@ func NewRunner(s Spec, db drivers.DB, opts ...Option) (*Runner, error) {
 
 var exporters = map[string]string{
 	"text": "text", "site.ycsb.measurements.exporter.TextMeasurementsExporter": "text",
-	"json": "json", "site.ycsb.measurements.exporter.JSONMeasurementsExporter": "json",
+	"json": "json", "site.ycsb.measurements.exporter.JSONMeasurementsExporter": "jsonarray",
 	"jsonarray": "jsonarray", "site.ycsb.measurements.exporter.JSONArrayMeasurementsExporter": "jsonarray",
 }
 

@@ -33,6 +33,31 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	}
 
 	st := newStatus(stderr, &spec)
+	var intervals []measure.IntervalRecord
+	if spec.Exporter == "json" {
+		// The result document carries every interval (for plots and merges).
+		if st.cut > time.Second {
+			st.cut = time.Second
+		}
+		st.hooks = append(st.hooks, func(iv *measure.Interval) { intervals = append(intervals, measure.EncodeInterval(iv)) })
+	}
+	if spec.HdrFileOutput {
+		logs := measure.NewHDRLogs(func(series string) (io.WriteCloser, error) {
+			return os.Create(measure.HDRLogFileName(spec.HdrOutputPath, series))
+		})
+		defer func() {
+			if err := logs.Close(); err != nil {
+				fmt.Fprintf(stderr, "Warning: hdrhistogram.fileoutput: %v\n", err)
+			}
+		}()
+		var logErr error
+		st.hooks = append(st.hooks, func(iv *measure.Interval) {
+			if err := logs.Write(iv); err != nil && logErr == nil {
+				logErr = err
+				fmt.Fprintf(stderr, "Warning: hdrhistogram.fileoutput: %v\n", err)
+			}
+		})
+	}
 	opts := []workload.Option{workload.WithLog(stderr), workload.WithIntervals(st.cut, st.interval)}
 	r, err := workload.NewRunner(spec, cfg.db, opts...)
 	if err != nil {
@@ -78,7 +103,22 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 		RunTime: res.RunTime, Percentiles: spec.Percentiles, Type: measureType(spec),
 		Granularity: spec.TimeseriesGranularity, GC: &gc,
 	})
-	if err := writeReport(spec, lines, stdout); err != nil {
+	var doc *measure.Result
+	if spec.Exporter == "json" {
+		cfgMap := map[string]string{}
+		for _, k := range cfg.set.Keys() {
+			v, _ := cfg.set.Get(k)
+			cfgMap[k] = v.Value
+		}
+		cfgMap["gobench.seed"] = fmt.Sprint(spec.Seed)
+		doc, err = measure.NewResult(res.Snapshot, measure.ResultOptions{
+			Config: cfgMap, Seed: spec.Seed, RunTime: res.RunTime, Percentiles: spec.Percentiles, Intervals: intervals,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := writeReport(spec, lines, doc, stdout); err != nil {
 		return err
 	}
 	return runErr
@@ -94,10 +134,12 @@ func measureType(s workload.Spec) measure.Type {
 // writeReport writes the final report with the chosen exporter, to stdout or
 // to exportfile (written to a temporary file first, so a failed run never
 // leaves half a report behind).
-func writeReport(s workload.Spec, lines []measure.Line, stdout io.Writer) error {
+func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Result, stdout io.Writer) error {
 	write := func(w io.Writer) error {
 		switch s.Exporter {
-		case "json", "jsonarray":
+		case "json":
+			return measure.WriteResult(w, doc)
+		case "jsonarray":
 			return measure.WriteJSONArray(w, lines)
 		}
 		return measure.WriteText(w, lines)
@@ -135,6 +177,7 @@ type status struct {
 	ops     int64
 	prevOps int64
 	pending *measure.Snapshot
+	hooks   []func(*measure.Interval) // HDR logs, result intervals
 }
 
 func newStatus(w io.Writer, s *workload.Spec) *status {
@@ -158,6 +201,9 @@ func (st *status) start(now time.Time) {
 func (st *status) interval(iv *measure.Interval) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	for _, h := range st.hooks {
+		h(iv)
+	}
 	st.ops += iv.Ops
 	if st.pending == nil {
 		st.pending = iv.Clone()

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gobench/gobench/measure"
 )
 
 // gobench runs the CLI in-process and returns its exit code and output.
@@ -183,5 +185,63 @@ func TestWorkloadsAndVersion(t *testing.T) {
 	code, out, _ = gobench(t, context.Background(), "version")
 	if code != 0 || !strings.HasPrefix(out, "gobench ") {
 		t.Errorf("version: exit %d, %q", code, out)
+	}
+}
+
+// exporter=json writes gobench's result document, which reads back with
+// the same totals; hdrhistogram.fileoutput writes an HdrHistogram log per
+// measurement.
+func TestResultDocumentAndHDRLogs(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, _, errs := gobench(t, context.Background(), "run", "-db", "basic", "-w", "workloada",
+		"-p", "operationcount=5000", "-p", "exporter=json", "-p", "exportfile=r.json",
+		"-p", "hdrhistogram.fileoutput=true", "-p", "hdrhistogram.output.path=log-")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	f, err := os.Open("r.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := measure.ReadResult(f)
+	if err != nil {
+		t.Fatalf("ReadResult: %v", err)
+	}
+	total, err := res.Total()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total.Ops != 5000 {
+		t.Errorf("result document has %d ops, want 5000", total.Ops)
+	}
+	read, upd := total.Lookup("READ"), total.Lookup("UPDATE")
+	if read == nil || upd == nil || read.Count()+upd.Count() != 5000 {
+		t.Errorf("READ+UPDATE samples in the document do not add up to 5000")
+	}
+	b, err := os.ReadFile("log-READ.hdr")
+	if err != nil {
+		t.Fatalf("no HDR log: %v", err)
+	}
+	if !strings.Contains(string(b), "#[Histogram log format version 1.3]") || !strings.Contains(string(b), "HISTF") {
+		t.Errorf("log-READ.hdr is not an HdrHistogram log:\n%s", b)
+	}
+}
+
+func TestTimeseriesReport(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errs := gobench(t, context.Background(), "run", "-db", "basic", "-w", "workloadc",
+		"-p", "operationcount=0", "-p", "maxexecutiontime=2", "-p", "measurementtype=timeseries",
+		"-p", "timeseries.granularity=500", "-target", "2000")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	windows := regexp.MustCompile(`(?m)^\[READ\], \d+, \d+(\.\d+)?(E\d+)?$`).FindAllString(out, -1)
+	if len(windows) < 3 {
+		t.Errorf("want several [READ], <window ms>, <avg> lines, got %d:\n%s", len(windows), out)
+	}
+	if strings.Contains(out, "PercentileLatency") {
+		t.Errorf("timeseries blocks have no percentile lines:\n%s", out)
 	}
 }
