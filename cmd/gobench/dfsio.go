@@ -28,12 +28,13 @@ func init() {
 const dfsioUsage = `Usage: gobench dfsio [-D key=value]... [-fs hdfs://host:port | -fs file:///dir]
          -read [-random | -backward | -skip [-skipSize Size]] | -write | -append | -truncate | -clean
          [-nrFiles N] [-size Size[B|KB|MB|GB|TB]] [-resFile resultFileName] [-bufferSize Bytes]
-         [-threads N] [-format 3|mid|2]
+         [-threads N] [-format 3|mid|2] [-sync]
 TestDFSIO's options (case-insensitive; -fileSize = -size; a size without unit is MB).
 -threads N bounds the files processed at once (TestDFSIO's map slots; default one
 per file); -D mapreduce.local.map.tasks.maximum=N does the same. -format picks the
 summary of TestDFSIO 3.x (default), of the 2.8/3.0-alpha builds with "Total
-Throughput", or of 2.x. -D dfs.replication, dfs.blocksize and hdfs.* configure the
+Throughput", or of 2.x. -sync (with -fs file://) makes each written file reach the disk
+before its close returns (dd conv=fsync). -D dfs.replication, dfs.blocksize and hdfs.* configure the
 HDFS client; -D test.build.data sets the base directory (/benchmarks/TestDFSIO).
 `
 
@@ -45,6 +46,7 @@ type dfsioArgs struct {
 	fs      string
 	resFile string
 	format  workload.DFSIOFormat
+	sync    bool // -sync: fsync local files before close
 	set     props.Set
 	warns   []string
 }
@@ -140,6 +142,8 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 			}
 		case l == "-fs":
 			a.fs, err = next()
+		case l == "-sync":
+			a.sync = true
 		case l == "-conf":
 			if v, err = next(); err == nil {
 				err = fmt.Errorf("-conf %s: Hadoop XML configuration files are not read; give the settings with -D key=value and -fs", v)
@@ -208,13 +212,15 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return usageErr(fmt.Errorf("dfsio: %w", err))
 	}
 	log := dfsioLog{stderr}
-	for _, w := range a.warns {
-		fmt.Fprintf(stderr, "Warning: %s\n", w)
-	}
 	d := props.NewDecoder(&a.set)
 	cfg, verr := workload.DecodeDFSIO(d)
 	threads := d.IntRange("threadcount", 0, 1, 1<<20)
 	db, dbName, dberr := dfsioDB(a.fs, d)
+	if l, ok := db.(*localfs.DB); ok {
+		l.Sync = a.sync
+	} else if a.sync {
+		a.warns = append(a.warns, "-sync applies to -fs file:// only; ignored")
+	}
 	var unknown []error
 	for _, e := range d.Unknown(nil) {
 		var pe *props.Error
@@ -226,6 +232,9 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if err := errors.Join(append(append(append([]error{}, d.Errs()...), verr, dberr), unknown...)...); err != nil {
 		return configErr(err)
+	}
+	for _, w := range a.warns {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
 	defer db.Close()
 

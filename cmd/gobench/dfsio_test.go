@@ -150,3 +150,21 @@ func TestDFSIOUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestParseDFSIOMapsHadoopSettings(t *testing.T) {
+	a, err := parseDFSIO([]string{"-Ddfs.replication=2", "-D", "dfs.blocksize=16m", "-D", "mapreduce.local.map.tasks.maximum=3",
+		"-D", "fs.defaultFS=hdfs://nn:8020", "-D", "mapreduce.job.queuename=q", "-READ", "-Skip", "-skipSize", "2", "-NRFILES", "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"hdfs.replication": "2", "hdfs.blocksize": "16m", "threadcount": "3",
+		"dfsio.nrfiles": "7", "test.io.skip.size": "2097152", "dfsio.test": "skip read"}
+	for k, v := range want {
+		if got, ok := a.set.Get(k); !ok || got.Value != v {
+			t.Errorf("%s = %q, want %q", k, got.Value, v)
+		}
+	}
+	if a.fs != "hdfs://nn:8020" || len(a.warns) != 1 || !strings.Contains(a.warns[0], "mapreduce.job.queuename") {
+		t.Errorf("fs %q, warnings %q", a.fs, a.warns)
+	}
+}
