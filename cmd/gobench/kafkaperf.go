@@ -1,0 +1,359 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/props"
+	"github.com/gobench/gobench/workload"
+)
+
+// gobench producer-perf / consumer-perf: Kafka's kafka-producer-perf-test.sh
+// and kafka-consumer-perf-test.sh with their own option spellings, printing
+// Kafka's lines on stdout, then gobench's HDR report.
+
+func init() {
+	commands["producer-perf"] = command{summary: "Kafka's producer perf test (kafka-producer-perf-test.sh options)", run: producerPerf}
+	commands["consumer-perf"] = command{summary: "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", run: consumerPerf}
+}
+
+// kafkaOpt describes one option: takes a value, or several (nargs +).
+type kafkaOpt struct {
+	flag, multi bool
+	usage       string
+}
+
+// parseKafkaArgs parses argparse/jopt style options: --name value,
+// --name=value, flags, and --name v1 v2 ... for multi-valued options.
+func parseKafkaArgs(args []string, spec map[string]kafkaOpt) (map[string][]string, error) {
+	out := map[string][]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		o, ok := spec[name]
+		if !strings.HasPrefix(a, "--") || !ok {
+			return nil, fmt.Errorf("unrecognized argument %q (options: %s)", a, optNames(spec))
+		}
+		switch {
+		case o.flag:
+			if hasVal {
+				return nil, fmt.Errorf("option %s takes no value", name)
+			}
+			out[name] = append(out[name], "true")
+		case hasVal:
+			out[name] = append(out[name], val)
+		default:
+			n := 0
+			for i+1 < len(args) && (n == 0 || o.multi && !strings.HasPrefix(args[i+1], "--")) {
+				i++
+				n++
+				out[name] = append(out[name], args[i])
+			}
+			if n == 0 {
+				return nil, fmt.Errorf("option %s needs a value", name)
+			}
+		}
+	}
+	return out, nil
+}
+
+func optNames(spec map[string]kafkaOpt) string {
+	var n []string
+	for k := range spec {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, " ")
+}
+
+func kafkaUsage(w io.Writer, tool string, spec map[string]kafkaOpt) {
+	fmt.Fprintf(w, "usage: gobench %s [options]\n", tool)
+	for _, n := range strings.Fields(optNames(spec)) {
+		fmt.Fprintf(w, "  %-24s %s\n", n, spec[n].usage)
+	}
+}
+
+// javaKeys maps Kafka client properties to gobench's keys.
+var javaKeys = map[string]string{
+	"bootstrap.servers": "kafka.brokers", "acks": "kafka.acks", "compression.type": "kafka.compression",
+	"batch.size": "kafka.batchsize", "linger.ms": "kafka.linger", "buffer.memory": workload.KeyProduceBufferMemory,
+	"max.request.size": "kafka.maxmessagebytes", "request.timeout.ms": "kafka.timeout", "group.id": "kafka.group",
+	"auto.offset.reset": "kafka.offsetreset", "max.partition.fetch.bytes": "kafka.fetchsize", "fetch.max.wait.ms": "kafka.fetchwait",
+}
+
+// kafkaProps layers a Java properties file, then k=v items, then the tool's
+// own options (highest), translating Java client keys. Keys with no
+// equivalent are reported as warnings.
+type kafkaProps struct {
+	layers props.Layers
+	warns  []string
+}
+
+func (p *kafkaProps) add(layer props.Layer, v props.Value) {
+	if k, ok := javaKeys[v.Key]; ok {
+		v.Key = k
+	} else if !strings.HasPrefix(v.Key, "kafka.") && !strings.HasPrefix(v.Key, "produce.") && !strings.HasPrefix(v.Key, "consume.") {
+		p.warns = append(p.warns, fmt.Sprintf("%s=%s (%s) has no kafka-go equivalent; ignored", v.Key, v.Value, v.Source))
+		return
+	}
+	p.layers.Add(layer, v)
+}
+
+func (p *kafkaProps) file(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErr(fmt.Errorf("config file: %w", err))
+	}
+	defer f.Close()
+	vals, err := parse(f, path)
+	if err != nil {
+		return err
+	}
+	for _, v := range vals {
+		p.add(props.LayerFile, v)
+	}
+	return nil
+}
+
+func (p *kafkaProps) items(opt string, kvs []string) error {
+	for _, kv := range kvs {
+		parts := strings.Split(kv, "=")
+		if len(parts) != 2 {
+			return usageErr(fmt.Errorf("%s: invalid property %q (want key=value; values containing '=' go in the config file)", opt, kv))
+		}
+		p.add(props.LayerOverride, props.Value{Key: parts[0], Value: parts[1], Source: opt})
+	}
+	return nil
+}
+
+func (p *kafkaProps) set(opt, key, value string) {
+	p.layers.Add(props.LayerFlag, props.Value{Key: key, Value: value, Source: opt})
+}
+
+// open configures the kafka driver from the layered properties and reads
+// the workload's own keys with decode; it reports every problem at once.
+func (p *kafkaProps) open(table string, decode func(d *props.Decoder) error) (drivers.DB, error) {
+	drv, err := drivers.Lookup("kafka")
+	if err != nil {
+		return nil, err
+	}
+	d := props.NewDecoder(p.layers.Set())
+	db, derr := drv.Configure(d, drivers.Schema{Table: table})
+	werr := decode(d)
+	var all []error
+	for _, e := range append(d.Errs(), props.Unknown(d.Set(), nil, d)...) {
+		all = appendNew(all, e, d.Set())
+	}
+	all = appendNew(appendNew(all, derr, d.Set()), werr, d.Set())
+	if len(all) > 0 {
+		return nil, configErr(errors.Join(all...))
+	}
+	return db, nil
+}
+
+// one returns the last value of option name, or def.
+func one(o map[string][]string, name, def string) string {
+	if v := o[name]; len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return def
+}
+
+// kafkaSpec is the spec of a perf tool run: n operations on threads
+// workers against topic, with percentiles p50 to p99.99 in the report.
+func kafkaSpec(o map[string][]string, topic string, n int64) (workload.Spec, error) {
+	s := workload.DefaultSpec()
+	s.Phase, s.Table, s.OperationCount = workload.Transactions, topic, n
+	t, err := strconv.Atoi(one(o, "--threads", "1"))
+	if err != nil || t < 1 {
+		return s, usageErr(fmt.Errorf("--threads %q: want a whole number of at least 1", one(o, "--threads", "")))
+	}
+	s.Threads = t
+	s.Percentiles = []float64{50, 90, 95, 99, 99.9, 99.99}
+	return s, nil
+}
+
+// positive parses option name as an integer > 0 (Kafka 4.x's rule).
+func positive(o map[string][]string, name, def string) (int64, error) {
+	v := one(o, name, def)
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, usageErr(fmt.Errorf("%s %q: want a whole number greater than 0", name, v))
+	}
+	return n, nil
+}
+
+// hdrReport prints gobench's own report (YCSB's text blocks, percentiles
+// p50 to p99.99 and max) after Kafka's lines.
+func hdrReport(stdout io.Writer, res *workload.Result) error {
+	lines := measure.Report(res.Snapshot, measure.ReportOptions{RunTime: res.RunTime, Percentiles: res.Spec.Percentiles})
+	return measure.WriteText(stdout, lines)
+}
+
+// msAt returns the latency at percentile p of s in whole milliseconds.
+func msAt(s *measure.Series, p float64) int64 {
+	if s == nil || s.Hist == nil {
+		return 0
+	}
+	return s.Hist.ValueAtQuantile(p) / 1000
+}
+
+// meanMaxMs returns the mean and max latency of s in milliseconds.
+func meanMaxMs(s *measure.Series) (count int64, avg, maxMs float64) {
+	if s == nil || s.Hist == nil || s.Hist.TotalCount() == 0 {
+		return 0, 0, 0
+	}
+	n := s.Hist.TotalCount()
+	return n, float64(s.SumMicros) / float64(n) / 1000, float64(s.MaxMicros) / 1000
+}
+
+func runKafkaJob(ctx context.Context, spec workload.Spec, job workload.Job, db drivers.DB, stderr io.Writer, every time.Duration, fn func(*measure.Interval)) (*workload.Result, error) {
+	r, err := workload.NewJob(spec, job, db, workload.WithLog(stderr), workload.WithIntervals(every, fn))
+	if err != nil {
+		return nil, configErr(err)
+	}
+	res, err := r.Run(ctx)
+	if cerr := db.Close(); cerr != nil {
+		fmt.Fprintf(stderr, "Warning: closing kafka: %v\n", cerr)
+	}
+	if res != nil {
+		for _, e := range res.OpenErrors {
+			fmt.Fprintf(stderr, "Error: %v\n", e)
+		}
+	}
+	return res, err
+}
+
+var producerOpts = map[string]kafkaOpt{
+	"--topic":             {usage: "topic to produce to (required)"},
+	"--num-records":       {usage: "number of records to produce (required, > 0)"},
+	"--record-size":       {usage: "payload bytes per record (or --payload-file)"},
+	"--payload-file":      {usage: "UTF-8 file of payloads split by --payload-delimiter; each record picks one at random"},
+	"--payload-delimiter": {usage: "regular expression between payloads (default \\n)"},
+	"--throughput":        {usage: "records/s to aim for, -1 = unthrottled (required)"},
+	"--producer-props":    {multi: true, usage: "k=v ... producer properties (Java names mapped to kafka.*; override the file)"},
+	"--command-property":  {multi: true, usage: "same as --producer-props (Kafka 4.2)"},
+	"--producer.config":   {usage: "producer properties file"},
+	"--command-config":    {usage: "same as --producer.config (Kafka 4.2)"},
+	"--bootstrap-server":  {usage: "brokers host:port,... (overrides the properties)"},
+	"--print-metrics":     {flag: true, usage: "accepted; kafka-go has no Java client metrics (see gobench's report)"},
+	"--threads":           {usage: "gobench: producer workers (default 1)"},
+	"--kafka-compat":      {usage: "gobench: records/sec format of the final line: 4.4 (%f, as 3.x and 4.4 print; default) or 4.0 (%.1f)"},
+}
+
+// producerPerf is `gobench producer-perf`.
+func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		kafkaUsage(stdout, "producer-perf", producerOpts)
+		return nil
+	}
+	o, err := parseKafkaArgs(args, producerOpts)
+	if err != nil {
+		return usageErr(err)
+	}
+	topic := one(o, "--topic", "")
+	if topic == "" || len(o["--num-records"]) == 0 || len(o["--throughput"]) == 0 {
+		return usageErr(errors.New("producer-perf: --topic, --num-records and --throughput are required"))
+	}
+	if (len(o["--record-size"]) > 0) == (len(o["--payload-file"]) > 0) {
+		return usageErr(errors.New("producer-perf: give exactly one of --record-size and --payload-file"))
+	}
+	n, err := positive(o, "--num-records", "")
+	if err != nil {
+		return err
+	}
+	compat := one(o, "--kafka-compat", "4.4")
+	if compat != "4.4" && compat != "4.0" {
+		return usageErr(fmt.Errorf("--kafka-compat %q: want 4.4 (records/sec as %%f, also 3.x) or 4.0 (%%.1f)", compat))
+	}
+	var p kafkaProps
+	for _, f := range append(o["--producer.config"], o["--command-config"]...) {
+		if err := p.file(f); err != nil {
+			return err
+		}
+	}
+	for _, name := range []string{"--producer-props", "--command-property"} {
+		if err := p.items(name, o[name]); err != nil {
+			return err
+		}
+	}
+	if bs := one(o, "--bootstrap-server", ""); bs != "" {
+		p.set("--bootstrap-server", "kafka.brokers", bs)
+	}
+	p.set("--topic", workload.KeyProduceTopic, topic)
+	p.set("--throughput", workload.KeyProduceThroughput, one(o, "--throughput", ""))
+	if v := one(o, "--record-size", ""); v != "" {
+		if _, err := positive(o, "--record-size", ""); err != nil {
+			return err
+		}
+		p.set("--record-size", workload.KeyProduceRecordSize, v)
+	}
+	var cfg workload.ProduceConfig
+	db, err := p.open(topic, func(d *props.Decoder) (err error) {
+		cfg, err = workload.DecodeProduce(d, topic)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range p.warns {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	if f := one(o, "--payload-file", ""); f != "" {
+		pl, abs, err := workload.LoadPayloads(f, one(o, "--payload-delimiter", "\n"))
+		if err != nil {
+			return usageErr(err)
+		}
+		cfg.Payloads = pl
+		fmt.Fprintf(stdout, "Reading payloads from: %s\n", abs)
+		fmt.Fprintf(stdout, "Number of messages read: %d\n", len(pl))
+	}
+	spec, err := kafkaSpec(o, topic, n)
+	if err != nil {
+		return err
+	}
+	job := workload.NewProduce(spec, cfg)
+	var prevBytes int64
+	window := func(iv *measure.Interval) {
+		_, b := job.Acked()
+		ivBytes := b - prevBytes
+		prevBytes = b
+		count, avg, maxMs := meanMaxMs(iv.Lookup(workload.NameProduce))
+		if el := iv.End.Sub(iv.Start); count > 0 && el >= 4500*time.Millisecond {
+			fmt.Fprintln(stdout, workload.ProducerWindowLine(count, ivBytes, el, avg, maxMs))
+		}
+	}
+	res, err := runKafkaJob(ctx, spec, job, db, stderr, 5*time.Second, window)
+	if res == nil {
+		return err
+	}
+	s := res.Snapshot.Lookup(workload.NameProduce)
+	_, avg, maxMs := meanMaxMs(s)
+	recs, bytes := job.Acked()
+	dec := -1
+	if compat == "4.0" {
+		dec = 1
+	}
+	sum := workload.ProducerSummary{Records: recs, Bytes: bytes, Elapsed: res.RunTime, AvgMs: avg, MaxMs: maxMs,
+		P50: msAt(s, 50), P95: msAt(s, 95), P99: msAt(s, 99), P999: msAt(s, 99.9), RateDecimals: dec}
+	fmt.Fprintln(stdout, sum.Line())
+	if len(o["--print-metrics"]) > 0 {
+		fmt.Fprintln(stderr, "Note: --print-metrics: kafka-go has no Java client metrics; gobench's report follows.")
+	}
+	if err := hdrReport(stdout, res); err != nil {
+		return err
+	}
+	if failed := res.Snapshot.Lookup(workload.NameProduce + "-FAILED"); failed != nil && failed.Hist != nil && failed.Hist.TotalCount() > 0 {
+		return fmt.Errorf("producer-perf: %d records failed", failed.Hist.TotalCount())
+	}
+	return err
+}
