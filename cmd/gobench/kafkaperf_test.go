@@ -26,8 +26,8 @@ func TestParseKafkaArgs(t *testing.T) {
 
 func TestKafkaPerfUsageErrorsExit2(t *testing.T) {
 	cases := [][]string{
-		{"producer-perf", "--topic", "t", "--num-records", "10"},                                            // no --throughput
-		{"producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "-1"},                      // no size
+		{"producer-perf", "--topic", "t", "--num-records", "10"},                                             // no --throughput
+		{"producer-perf", "--topic", "t", "--num-records", "10", "--throughput", "-1"},                       // no size
 		{"producer-perf", "--topic", "t", "--num-records", "-3", "--throughput", "-1", "--record-size", "1"}, // Kafka 4: > 0
 		{"producer-perf", "--topic", "t", "--num-records", "3", "--throughput", "-1", "--record-size", "1", "--producer-props", "acks"},
 		{"producer-perf", "--topic", "t", "--num-records", "3", "--throughput", "-1", "--record-size", "1", "--producer-props", "acks=7"},
