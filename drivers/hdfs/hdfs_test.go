@@ -80,3 +80,36 @@ func TestConfigure(t *testing.T) {
 		t.Errorf("errors %v should name both keys", err)
 	}
 }
+
+func TestNameAndDecodeAllocs(t *testing.T) {
+	r := drivers.NewRecord(10)
+	for i := 0; i < 10; i++ {
+		r.Set(i, bytes.Repeat([]byte{'x'}, 100))
+	}
+	b := encode(nil, r)
+	dst := drivers.NewRecord(10)
+	decode(b, nil, dst)
+	var name []byte
+	if a := testing.AllocsPerRun(100, func() {
+		dst.Reset()
+		decode(b, nil, dst)
+		name = appendName(name[:0], []byte("user6284781860667377211"))
+	}); a != 0 {
+		t.Errorf("decode + name: %v allocs per op, want 0", a)
+	}
+}
+
+func BenchmarkRecordCodec(b *testing.B) {
+	r := drivers.NewRecord(10)
+	for i := 0; i < 10; i++ {
+		r.Set(i, bytes.Repeat([]byte{'x'}, 100))
+	}
+	dst := drivers.NewRecord(10)
+	var buf []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = encode(buf[:0], r)
+		dst.Reset()
+		decode(buf, nil, dst)
+	}
+}
