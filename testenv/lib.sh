@@ -13,27 +13,50 @@ TE_M2=$TE_CACHE/m2
 TE_MAVEN_URL=${GOBENCH_MAVEN_URL:-https://repo.maven.apache.org/maven2}
 TE_JAVA=${JAVA:-java}
 TE_JAVAC=${JAVAC:-javac}
+[ -n "${JAVA:-}" ] && [ -z "${JAVAC:-}" ] && [ -x "${JAVA%/java}/javac" ] && TE_JAVAC=${JAVA%/java}/javac
 
 # Pinned versions, first one preferred, the rest are fallbacks tried in order.
 # Override with e.g. GOBENCH_KAFKA_VERSIONS="4.3.1".
 TE_KAFKA_VERSIONS=${GOBENCH_KAFKA_VERSIONS:-"4.4.0 4.3.1"}
 TE_HADOOP_VERSIONS=${GOBENCH_HADOOP_VERSIONS:-"3.5.0 3.4.2"}
 TE_HBASE_VERSIONS=${GOBENCH_HBASE_VERSIONS:-"2.6.4-hadoop3 2.6.1-hadoop3"}
-TE_YCSB_VERSIONS=${GOBENCH_YCSB_VERSIONS:-"0.17.0"}
 
 te_log() { printf '[testenv] %s\n' "$*" >&2; }
 te_die() { printf '[testenv] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# te_check_java: Java 17 or newer must be on PATH (Hadoop 3.5 requires 17 on the server side).
+# te_java_major BIN: the Java feature version of BIN (e.g. 17), empty if unknown.
+te_java_major() {
+	"$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p'
+}
+
+# te_check_java: pick a Java 17-23 (Hadoop 3.5 needs 17 on the server side; Java 24+
+# removed what Hadoop's user code relies on). JAVA=/path/to/java wins; else `java` on
+# PATH if it is 17-23; else the first /usr/lib/jvm/*-{17,21}*/bin/java. Sets TE_JAVA and
+# TE_JAVAC (the javac beside it).
 te_check_java() {
-	command -v "$TE_JAVA" >/dev/null 2>&1 || te_die "java not found (need OpenJDK 17; set JAVA=/path/to/java)"
-	local v
-	v=$("$TE_JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-	[ -n "$v" ] || te_die "cannot read the Java version of $TE_JAVA"
-	[ "${v%%.*}" -ge 17 ] 2>/dev/null || te_die "Java $v found, need 17 or newer"
-	if [ "${v%%.*}" -ge 24 ]; then
-		te_log "warning: Java $v: Hadoop/HBase need Java 17-21 (SecurityManager removed in 24); set JAVA="
+	[ -n "${TE_JAVA_CHECKED:-}" ] && return 0
+	local v c
+	if [ -z "${JAVA:-}" ]; then
+		v=$(te_java_major "$TE_JAVA" 2>/dev/null)
+		if [ -z "$v" ] || [ "$v" -lt 17 ] || [ "$v" -ge 24 ]; then
+			for c in /usr/lib/jvm/*-17-*/bin/java /usr/lib/jvm/*17*/bin/java /usr/lib/jvm/*-21-*/bin/java; do
+				if [ -x "$c" ]; then
+					te_log "java on PATH is ${v:-missing}; using $c"
+					TE_JAVA=$c
+					[ -x "${c%/java}/javac" ] && TE_JAVAC=${c%/java}/javac
+					break
+				fi
+			done
+		fi
 	fi
+	command -v "$TE_JAVA" >/dev/null 2>&1 || te_die "java not found (need OpenJDK 17; set JAVA=/path/to/java)"
+	v=$(te_java_major "$TE_JAVA")
+	[ -n "$v" ] || te_die "cannot read the Java version of $TE_JAVA"
+	[ "$v" -ge 17 ] || te_die "Java $v found ($TE_JAVA), need 17 (set JAVA=/path/to/java)"
+	if [ "$v" -ge 24 ]; then
+		te_log "warning: Java $v ($TE_JAVA): Hadoop/HBase need Java 17-21 (SecurityManager removed in 24); set JAVA="
+	fi
+	TE_JAVA_CHECKED=1
 }
 
 # te_settings writes a Maven settings.xml that mirrors every repository to Maven Central,

@@ -57,7 +57,13 @@ hbase_up() {
 		hbase.regionserver.ipc.address=127.0.0.1 \
 		hbase.master.hostname=localhost \
 		hbase.unsafe.regionserver.hostname=localhost \
-		hbase.localcluster.assign.random.ports=false
+		hbase.localcluster.assign.random.ports=false \
+		hbase.zookeeper.property.tickTime=6000 \
+		zookeeper.session.timeout.localHBaseCluster=120000
+	# Standalone HBase forces its ZooKeeper session timeout to
+	# zookeeper.session.timeout.localHBaseCluster (default 10 s), and ZooKeeper caps it at
+	# 20 ticks (default 40 s). On a 2-core machine shared with compilers, stalls of 20-70 s
+	# were seen: the sessions expired and master + regionserver aborted. 120 s survives them.
 	te_log4j2 "$d/conf/log4j2.properties" info
 	hbase_client_site "$d/client-site.xml"
 	cp="$d/conf:$TE_CP"
