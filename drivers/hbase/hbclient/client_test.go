@@ -375,3 +375,59 @@ func TestClientScanReopensLostScanner(t *testing.T) {
 		t.Fatalf("rows %v, calls %v, err %v; want rows a b c, calls %s", got, calls, err, want)
 	}
 }
+
+func TestMultiResponseClean(t *testing.T) {
+	batches := []*regionBatch{{idxs: []int{0, 1}}, {idxs: []int{2}}}
+	ok := func(i uint32) *pb.ResultOrException {
+		return &pb.ResultOrException{Index: proto.Uint32(i), Result: &pb.Result{}}
+	}
+	ex := &pb.NameBytesPair{Name: proto.String("X")}
+	for _, tc := range []struct {
+		name string
+		resp *pb.MultiResponse
+		want bool
+	}{
+		{"all ok", &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{ResultOrException: []*pb.ResultOrException{ok(1), ok(2)}}, {ResultOrException: []*pb.ResultOrException{ok(1)}}}, Processed: proto.Bool(true)}, true},
+		{"action exception", &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{ResultOrException: []*pb.ResultOrException{ok(1), {Index: proto.Uint32(2), Exception: ex}}}, {ResultOrException: []*pb.ResultOrException{ok(1)}}}}, false},
+		{"region exception", &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{ResultOrException: []*pb.ResultOrException{ok(1), ok(2)}}, {Exception: ex}}}, false},
+		{"result missing", &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{ResultOrException: []*pb.ResultOrException{ok(1)}}, {ResultOrException: []*pb.ResultOrException{ok(1)}}}}, false},
+		{"region missing", &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{{ResultOrException: []*pb.ResultOrException{ok(1), ok(2)}}}}, false},
+	} {
+		b, _ := proto.Marshal(tc.resp)
+		if got := multiResponseClean(b, batches); got != tc.want {
+			t.Errorf("%s: multiResponseClean = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if multiResponseClean([]byte{0x0A, 0x05, 0x0A}, batches) {
+		t.Errorf("a truncated response is clean")
+	}
+}
+
+// TestClientMultiAllocs: a flush of 100 puts to one region allocates a
+// handful of times per call (grouping, one goroutine per server), not per
+// mutation.
+func TestClientMultiAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	const n = 100
+	rar := &pb.RegionActionResult{}
+	for i := 1; i <= n; i++ {
+		rar.ResultOrException = append(rar.ResultOrException, &pb.ResultOrException{Index: proto.Uint32(uint32(i)), Result: &pb.Result{}})
+	}
+	body, _ := proto.Marshal(&pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
+	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) { s.reply(id, body) })
+	muts := make([]Mutation, n)
+	for i := range muts {
+		muts[i] = Mutation{Row: []byte(fmt.Sprintf("row%03d", i)), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("v")}
+	}
+	ctx := context.Background()
+	if err := c.Multi(ctx, "t", muts); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(50, func() { _ = c.Multi(ctx, "t", muts) }); a > 20 {
+		t.Errorf("Multi of %d puts allocates %.0f times, want at most 20", n, a)
+	} else {
+		t.Logf("Multi of %d puts: %.0f allocations", n, a)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gobench/gobench/drivers/hbase/pb"
@@ -119,10 +120,16 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 	if err != nil {
 		return all(err)
 	}
-	param := appendMultiRequest(nil, muts, batches)
-	cl, err := rc.call(ctx, "Multi", param, c.opts.RPCTimeout)
+	p := getFrame(0)
+	*p = appendMultiRequest((*p)[:0], muts, batches)
+	cl, err := rc.call(ctx, "Multi", *p, c.opts.RPCTimeout)
+	framePool.Put(p)
 	if err != nil {
 		return all(err)
+	}
+	if multiResponseClean(cl.resp.body, batches) {
+		cl.release()
+		return nil
 	}
 	var resp pb.MultiResponse
 	err = proto.Unmarshal(cl.resp.body, &resp)
@@ -158,6 +165,74 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 		}
 	}
 	return fails
+}
+
+// multiResponseClean reports, without allocating, whether the serialized
+// MultiResponse b holds for every batch, in order, one result per action
+// and no exception: the common case. Otherwise the caller decodes it fully.
+func multiResponseClean(b []byte, batches []*regionBatch) bool {
+	i := 0
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		b = b[n:]
+		if num != 1 || typ != protowire.BytesType {
+			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+				return false
+			}
+			b = b[n:]
+			continue
+		}
+		rar, n := protowire.ConsumeBytes(b)
+		if n < 0 || i >= len(batches) {
+			return false
+		}
+		b = b[n:]
+		results := 0
+		for len(rar) > 0 {
+			num, typ, n := protowire.ConsumeTag(rar)
+			if n < 0 || num == 2 { // 2: region-level exception
+				return false
+			}
+			rar = rar[n:]
+			if num == 1 && typ == protowire.BytesType {
+				roe, n := protowire.ConsumeBytes(rar)
+				if n < 0 || hasField(roe, 3) { // 3: per-action exception
+					return false
+				}
+				rar = rar[n:]
+				results++
+				continue
+			}
+			if n = protowire.ConsumeFieldValue(num, typ, rar); n < 0 {
+				return false
+			}
+			rar = rar[n:]
+		}
+		if results != len(batches[i].idxs) {
+			return false
+		}
+		i++
+	}
+	return i == len(batches)
+}
+
+// hasField reports whether message b has field num (or does not parse).
+func hasField(b []byte, num protowire.Number) bool {
+	for len(b) > 0 {
+		f, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || f == num {
+			return true
+		}
+		b = b[n:]
+		if n = protowire.ConsumeFieldValue(f, typ, b); n < 0 {
+			return true
+		}
+		b = b[n:]
+	}
+	return false
 }
 
 // pairError turns a per-action or per-region exception into a RemoteError;
