@@ -57,6 +57,9 @@ group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=true
 num.network.threads=3
 num.io.threads=8
+# The controller fences the broker after broker.session.timeout.ms (default 9 s) without
+# a heartbeat; CPU stalls of that length were seen on the shared 2-core machine.
+broker.session.timeout.ms=60000
 EOF
 	te_log4j2 "$d/log4j2.properties" info
 	# StorageTool lives in core (kafka.tools) up to at least 4.x; probe, fall back to the tools module.
