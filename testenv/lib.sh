@@ -112,16 +112,18 @@ te_classpath() {
 		log=$TE_CACHE/cp/$name-$v-$h.mvn.log
 		te_log "resolving $name ($prop=$v) from $TE_MAVEN_URL into $TE_M2 (first run only; takes minutes)"
 		t0=$SECONDS
-		if mvn -B -q -s "$settings" -f "$TE_DIR/poms/$name/pom.xml" "-D$prop=$v" \
-			dependency:build-classpath -Dmdep.outputFile="$out.tmp" -Dmdep.includeScope=runtime \
-			>"$log" 2>&1 && te_cp_ok "$out.tmp"; then
-			mv "$out.tmp" "$out"
+		# Bounded: 20 s to connect, 2 min per request, 20 min in all (never hangs).
+		if timeout 1200 mvn -B -q -Dstyle.color=never -s "$settings" -f "$TE_DIR/poms/$name/pom.xml" "-D$prop=$v" \
+			-Daether.connector.connectTimeout=20000 -Daether.connector.requestTimeout=120000 \
+			dependency:build-classpath -Dmdep.outputFile="$out.tmp.$$" -Dmdep.includeScope=runtime \
+			>"$log" 2>&1 && te_cp_ok "$out.tmp.$$"; then
+			mv "$out.tmp.$$" "$out"
 			te_log "resolved $name $v in $((SECONDS - t0)) s"
 			TE_VERSION=$v
 			TE_CP=$(cat "$out")
 			return 0
 		fi
-		rm -f "$out.tmp"
+		rm -f "$out.tmp.$$"
 		te_log "could not resolve $name $v (log: $log):"
 		tail -n 15 "$log" >&2
 	done
