@@ -26,8 +26,8 @@ type DB struct {
 
 	mu      sync.Mutex
 	topics  map[string]*topic
-	small   *kgo.Writer // batches of up to BatchSize bytes
-	big     *kgo.Writer // records larger than BatchSize, one per request
+	small   []*kgo.Writer // batches of up to BatchSize bytes
+	big     []*kgo.Writer // records larger than BatchSize, one per request
 	builds  []IndexBuild
 	closed  bool
 	readers []*kgo.Reader
@@ -84,7 +84,7 @@ func (db *DB) Close() error {
 	db.small, db.big = nil, nil
 	db.mu.Unlock()
 	var errs []error
-	for _, w := range []*kgo.Writer{small, big} {
+	for _, w := range append(small, big...) {
 		if w != nil {
 			if err := w.Close(); err != nil {
 				errs = append(errs, err)

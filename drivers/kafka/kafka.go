@@ -32,6 +32,7 @@ const (
 	KeyOffsetReset     = "kafka.offsetreset"
 	KeyFetchSize       = "kafka.fetchsize"
 	KeyFetchWait       = "kafka.fetchwait"
+	KeyInFlight        = "kafka.inflight"
 )
 
 // Driver is the "kafka" driver. The zero value is ready to use.
@@ -45,6 +46,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyCompression, Default: "none", Usage: "producer compression: none, gzip, snappy, lz4, zstd (compression.type)"},
 		{Name: KeyBatchSize, Default: "16KB", Usage: "bytes a produce batch collects before it is sent (batch.size); a larger record is sent alone"},
 		{Name: KeyLinger, Default: "5", Usage: "milliseconds a produce batch waits for more records (linger.ms)"},
+		{Name: KeyInFlight, Default: "5", Usage: "produce batches in flight per partition (max.in.flight.requests.per.connection)"},
 		{Name: KeyPartitions, Default: "1", Usage: "partitions of the topics the driver creates"},
 		{Name: KeyReplication, Default: "1", Usage: "replication factor of the topics the driver creates"},
 		{Name: KeyCreateTopic, Default: "true", Usage: "create a missing topic (named after the table) on first use"},
@@ -74,6 +76,7 @@ type Config struct {
 	FromLatest      bool
 	FetchSize       int64 // bytes
 	FetchWait       time.Duration
+	InFlight        int
 }
 
 // DefaultConfig returns the defaults listed by [Driver.Keys], with a fresh
@@ -84,7 +87,7 @@ func DefaultConfig() Config {
 		Linger: 5 * time.Millisecond, Partitions: 1, Replication: 1, CreateTopic: true,
 		MaxMessageBytes: 16 << 20, Timeout: 30 * time.Second,
 		Group:     "perf-consumer-" + strconv.Itoa(rand.IntN(100000)),
-		FetchSize: 1 << 20, FetchWait: 500 * time.Millisecond,
+		FetchSize: 1 << 20, FetchWait: 500 * time.Millisecond, InFlight: 5,
 	}
 }
 
@@ -138,6 +141,7 @@ func Decode(p *props.Decoder) (Config, error) {
 	cfg.FromLatest = p.Enum(KeyOffsetReset, "earliest", "earliest", "latest") == "latest"
 	cfg.FetchSize = p.Bytes(KeyFetchSize, def.FetchSize)
 	cfg.FetchWait = p.Duration(KeyFetchWait, def.FetchWait, time.Millisecond)
+	cfg.InFlight = p.IntRange(KeyInFlight, def.InFlight, 1, 64)
 	if cfg.BatchSize < 1 {
 		p.Failf(KeyBatchSize, "want a size of at least 1 byte")
 	}

@@ -16,6 +16,8 @@ import (
 type producerState struct {
 	inflight atomic.Int64
 	topics   map[string]bool // topics known to exist
+	next     int             // writer taking the current batch
+	filled   int64           // bytes given to it
 }
 
 // pending travels with a record through kafka-go's asynchronous writer to
@@ -46,7 +48,17 @@ func (c *conn) Produce(ctx context.Context, topic string, key, value []byte, tag
 		}
 		c.prod.topics[topic] = true
 	}
-	w, err := c.db.writer(int64(len(key)+len(value)+recordOverhead) > c.db.cfg.BatchSize)
+	// Rotate over kafka.inflight writers, one batch's worth of bytes (or
+	// one large record) each, so that as many batches are in flight per
+	// partition as Java's max.in.flight.requests.per.connection allows:
+	// a kafka-go writer sends one batch per partition at a time.
+	size := int64(len(key) + len(value) + recordOverhead)
+	big := size > c.db.cfg.BatchSize
+	if c.prod.filled += size; big || c.prod.filled > c.db.cfg.BatchSize {
+		c.prod.next++
+		c.prod.filled = size
+	}
+	w, err := c.db.writer(big, c.prod.next)
 	if err != nil {
 		return err
 	}
@@ -96,17 +108,21 @@ func (c *conn) Flush(ctx context.Context) error {
 	return nil
 }
 
-// writer returns the DB's small-batch or large-record producer, making it on
-// first use.
-func (db *DB) writer(big bool) (*kgo.Writer, error) {
+// writer returns the DB's i-th (modulo kafka.inflight) small-batch or
+// large-record producer, making it on first use.
+func (db *DB) writer(big bool, i int) (*kgo.Writer, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.closed {
 		return nil, errors.New("kafka: produce on a closed DB")
 	}
-	w := &db.small
+	if db.small == nil {
+		db.small = make([]*kgo.Writer, db.cfg.InFlight)
+		db.big = make([]*kgo.Writer, db.cfg.InFlight)
+	}
+	w := &db.small[i%len(db.small)]
 	if big {
-		w = &db.big
+		w = &db.big[i%len(db.big)]
 	}
 	if *w == nil {
 		*w = &kgo.Writer{
@@ -114,7 +130,9 @@ func (db *DB) writer(big bool) (*kgo.Writer, error) {
 			RequiredAcks: db.cfg.Acks, Compression: db.cfg.Compression, MaxAttempts: 3,
 			WriteBackoffMin: 50 * time.Millisecond, WriteBackoffMax: 500 * time.Millisecond,
 			BatchTimeout: max(db.cfg.Linger, time.Microsecond), WriteTimeout: db.cfg.Timeout, ReadTimeout: db.cfg.Timeout,
-			BatchBytes: db.cfg.BatchSize, BatchSize: 1 << 20,
+			// kafka-go allocates BatchSize messages per batch up front: cap the
+			// count by bytes / 64 (a 64-byte record with its framing).
+			BatchBytes: db.cfg.BatchSize, BatchSize: int(max(db.cfg.BatchSize/64, 1)),
 		}
 		if big {
 			(*w).BatchBytes, (*w).BatchSize = db.cfg.MaxMessageBytes, 1
