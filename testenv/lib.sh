@@ -20,6 +20,8 @@ TE_JAVAC=${JAVAC:-javac}
 TE_KAFKA_VERSIONS=${GOBENCH_KAFKA_VERSIONS:-"4.4.0 4.3.1"}
 TE_HADOOP_VERSIONS=${GOBENCH_HADOOP_VERSIONS:-"3.5.0 3.4.2"}
 TE_HBASE_VERSIONS=${GOBENCH_HBASE_VERSIONS:-"2.6.4-hadoop3 2.6.1-hadoop3"}
+# hbase-shaded-client (YCSB's client side) is served for fewer versions than hbase-server.
+TE_HBASE_CLIENT_VERSIONS=${GOBENCH_HBASE_CLIENT_VERSIONS:-"2.6.4-hadoop3 2.6.3-hadoop3"}
 
 te_log() { printf '[testenv] %s\n' "$*" >&2; }
 te_die() { printf '[testenv] ERROR: %s\n' "$*" >&2; exit 1; }

@@ -20,7 +20,7 @@ esac
 shift
 te_port_open 2181 || te_die "HBase ZooKeeper is not reachable at 127.0.0.1:2181; start it with testenv/up.sh hbase"
 te_check_java
-te_classpath ycsb hbase.version "$TE_HBASE_VERSIONS"
+te_classpath ycsb hbase.version "$TE_HBASE_CLIENT_VERSIONS"
 te_javac ycsb-hbase "$TE_CP" "$TE_DIR/java/YCSBHBaseClient.java"
 conf=$TE_CACHE/conf/ycsb
 mkdir -p "$conf"
