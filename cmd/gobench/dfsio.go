@@ -253,6 +253,12 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return configErr(err)
 	}
+	// TestDFSIO writes its control files before its timer starts.
+	log.info("creating control file: %d bytes, %d files", cfg.Size, cfg.NrFiles)
+	if err := withFS(ctx, db, func(fs drivers.FileSystem) error { return cfg.WriteControl(ctx, fs) }); err != nil {
+		return err
+	}
+	log.info("created control files for: %d files", cfg.NrFiles)
 	spec := workload.DefaultSpec()
 	spec.Threads = cfg.Workers(threads)
 	spec.OperationCount = 0
@@ -338,19 +344,24 @@ func dfsioDB(fs string, d *props.Decoder) (drivers.DB, string, error) {
 // dfsioClean is -clean: delete the whole base directory.
 func dfsioClean(ctx context.Context, db drivers.DB, cfg workload.DFSIOConfig, log dfsioLog) error {
 	log.info("Cleaning up test files")
+	if err := withFS(ctx, db, func(fs drivers.FileSystem) error { return fs.RemoveAll(ctx, cfg.BaseDir) }); err != nil {
+		return fmt.Errorf("dfsio -clean: %w", err)
+	}
+	return nil
+}
+
+// withFS runs f on a connection of db, which must offer file streams.
+func withFS(ctx context.Context, db drivers.DB, f func(drivers.FileSystem) error) error {
 	c, err := db.Open(ctx)
 	if err != nil {
-		return fmt.Errorf("dfsio -clean: %w", err)
+		return fmt.Errorf("dfsio: %w", err)
 	}
 	defer c.Close(ctx)
 	fs, ok := c.(drivers.FileSystem)
 	if !ok {
-		return errors.New("dfsio -clean: the db offers no file streams")
+		return errors.New("dfsio: the db offers no file streams")
 	}
-	if err := fs.RemoveAll(ctx, cfg.BaseDir); err != nil {
-		return fmt.Errorf("dfsio -clean: %w", err)
-	}
-	return nil
+	return f(fs)
 }
 
 // appendResults appends the block to the result file, as TestDFSIO does

@@ -85,6 +85,9 @@ func TestDFSIOLocal(t *testing.T) {
 	if !strings.HasSuffix(string(res), "     Test exec time sec: "+summaryValue(t, string(res[len(res)-60:]), "Test exec time sec")+"\n\n") {
 		t.Errorf("each block ends with an empty line:\n%q", res[len(res)-80:])
 	}
+	if ctl, err := os.ReadFile(filepath.Join(dir, "disk/benchmarks/TestDFSIO/io_control/in_file_test_io_2")); err != nil || !strings.HasPrefix(string(ctl), "SEQ\x06") {
+		t.Errorf("control file: %v %q", err, ctl)
+	}
 	// Throughput follows TestDFSIO's formula from the part-00000 sums.
 	part, _ := os.ReadFile(filepath.Join(dir, "disk/benchmarks/TestDFSIO/io_truncate/part-00000"))
 	if !strings.Contains(string(part), "l:tasks\t3\n") || !strings.Contains(string(part), "l:size\t7864320\n") {
