@@ -4,7 +4,7 @@
 // drivers/hbase/hbclient (no Java, no gohbase).
 //
 // It may import the standard library, gobench/drivers, gobench/props and
-// its sub-packages hbclient and pb.
+// its sub-packages hbclient and pb (and hbtest, the fake server, in tests).
 //
 // Mapping of YCSB's operations (as in YCSB's hbase2 binding):
 //

@@ -15,6 +15,10 @@ type Options struct {
 	ZKQuorum []string
 	// ZNodeParent is HBase's zookeeper.znode.parent (default /hbase).
 	ZNodeParent string
+	// MetaServer, if set, is the host:port of the RegionServer holding
+	// hbase:meta, used instead of reading ZooKeeper (for tests and setups
+	// without ZooKeeper access; a moved meta is then not found again).
+	MetaServer string
 	// User is the effective user sent in the connection header (default
 	// "gobench"); with SIMPLE auth the server trusts it for ACL checks.
 	User string

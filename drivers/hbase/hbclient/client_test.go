@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/gobench/gobench/drivers/hbase/hbtest"
 	"github.com/gobench/gobench/drivers/hbase/pb"
 )
 
@@ -24,20 +25,20 @@ var getBody = func() []byte {
 
 // fakeClient returns a client whose every dial reaches a fake server running
 // handle, with table t's single region cached at fake:1.
-func fakeClient(t testing.TB, handle func(s *fakeServer, id uint32, method, param []byte)) *Client {
-	dial, _ := fakeDialer(t, handle)
+func fakeClient(t testing.TB, handle func(s *hbtest.Server, id uint32, method, param []byte)) *Client {
+	dial, _ := hbtest.Dialer(t, handle)
 	c := New(Options{Dial: dial, OperationTimeout: 5 * time.Second, RetryPause: time.Millisecond})
 	c.cache.put(&region{table: "t", name: []byte("t,,1.a."), addr: "fake:1"})
 	t.Cleanup(func() { c.Close() })
 	return c
 }
 
-func echoHandler(s *fakeServer, id uint32, method, param []byte) {
+func echoHandler(s *hbtest.Server, id uint32, method, param []byte) {
 	switch string(method) {
 	case "Get":
-		s.reply(id, getBody)
+		s.Reply(id, getBody)
 	default:
-		s.reply(id, nil)
+		s.Reply(id, nil)
 	}
 }
 
@@ -137,20 +138,20 @@ func metaRowResult(table, start, end, server string) *pb.Result {
 func TestClientRelocates(t *testing.T) {
 	var gets, metaScans atomic.Int32
 	var lastMetaStart atomic.Value
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		switch string(method) {
 		case "Get":
 			if gets.Add(1) == 1 {
-				s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "NotServingRegionException")})
+				s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "NotServingRegionException")})
 				return
 			}
-			s.reply(id, getBody)
+			s.Reply(id, getBody)
 		case "Scan":
 			metaScans.Add(1)
 			var req pb.ScanRequest
 			_ = proto.Unmarshal(param, &req)
 			lastMetaStart.Store(string(req.GetScan().GetStartRow()))
-			s.replyMsg(id, &pb.ScanResponse{Results: []*pb.Result{
+			s.ReplyMsg(id, &pb.ScanResponse{Results: []*pb.Result{
 				metaRowResult("t", "m", "", "fake:2"), metaRowResult("t", "", "m", "fake:2"),
 			}, MoreResults: proto.Bool(false)})
 		}
@@ -177,7 +178,7 @@ func TestClientRelocates(t *testing.T) {
 func TestClientMultiRetriesFailedActions(t *testing.T) {
 	var rounds atomic.Int32
 	var sizes []int
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		var req pb.MultiRequest
 		if err := proto.Unmarshal(param, &req); err != nil {
 			t.Errorf("multi request: %v", err)
@@ -197,7 +198,7 @@ func TestClientMultiRetriesFailedActions(t *testing.T) {
 			}
 			rar.ResultOrException = append(rar.ResultOrException, roe)
 		}
-		s.replyMsg(id, &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
+		s.ReplyMsg(id, &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
 	})
 	muts := []Mutation{
 		{Row: []byte("a"), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("1")},
@@ -219,8 +220,8 @@ func TestClientMultiRetriesFailedActions(t *testing.T) {
 }
 
 func TestClientGivesUpAtDeadline(t *testing.T) {
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
-		s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "RegionTooBusyException")})
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
+		s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "RegionTooBusyException")})
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -244,7 +245,7 @@ var scanBody = func() []byte {
 }()
 
 func TestClientScanAllocs(t *testing.T) {
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) { s.reply(id, scanBody) })
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) { s.Reply(id, scanBody) })
 	ctx := context.Background()
 	var res Result
 	rows := 0
@@ -274,7 +275,7 @@ func TestClientScanCrossesRegions(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var opens []string
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		var req pb.ScanRequest
 		if err := proto.Unmarshal(param, &req); err != nil {
 			t.Errorf("scan request: %v", err)
@@ -283,14 +284,14 @@ func TestClientScanCrossesRegions(t *testing.T) {
 		opens = append(opens, fmt.Sprintf("%s@%s/%d", req.GetRegion().GetValue(), req.GetScan().GetStartRow(), req.GetLimitOfRows()))
 		mu.Unlock()
 		if string(req.GetRegion().GetValue()) == "t,,1.a." {
-			s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(1), Results: rowsOf("a", "b"), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(false)})
+			s.ReplyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(1), Results: rowsOf("a", "b"), MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(false)})
 			return
 		}
 		rows := rowsOf("m", "n")
 		if n := int(req.GetLimitOfRows()); n > 0 && n < len(rows) {
 			rows = rows[:n] // the server honours limit_of_rows
 		}
-		s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(2), Results: rows, MoreResults: proto.Bool(false)})
+		s.ReplyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(2), Results: rows, MoreResults: proto.Bool(false)})
 	})
 	c.cache.removeTable("t")
 	c.cache.put(&region{table: "t", name: []byte("t,,1.a."), end: []byte("m"), addr: "fake:1"})
@@ -340,7 +341,7 @@ func BenchmarkClientGetParallelFake(b *testing.B) {
 func TestClientScanReopensLostScanner(t *testing.T) {
 	var mu sync.Mutex
 	var calls []string
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		var req pb.ScanRequest
 		_ = proto.Unmarshal(param, &req)
 		mu.Lock()
@@ -353,13 +354,13 @@ func TestClientScanReopensLostScanner(t *testing.T) {
 		mu.Unlock()
 		switch n {
 		case 0:
-			s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(7), Results: []*pb.Result{
+			s.ReplyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(7), Results: []*pb.Result{
 				{Cell: []*pb.Cell{pbCell("a", "f", "q", "1", 1)}}, {Cell: []*pb.Cell{pbCell("b", "f", "q", "1", 1)}},
 			}, MoreResults: proto.Bool(true), MoreResultsInRegion: proto.Bool(true)})
 		case 1:
-			s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "UnknownScannerException"), DoNotRetry: proto.Bool(true)})
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "UnknownScannerException"), DoNotRetry: proto.Bool(true)})
 		default:
-			s.replyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(8), Results: []*pb.Result{
+			s.ReplyMsg(id, &pb.ScanResponse{ScannerId: proto.Uint64(8), Results: []*pb.Result{
 				{Cell: []*pb.Cell{pbCell("c", "f", "q", "1", 1)}},
 			}, MoreResults: proto.Bool(false)})
 		}
@@ -416,7 +417,7 @@ func TestClientMultiAllocs(t *testing.T) {
 		rar.ResultOrException = append(rar.ResultOrException, &pb.ResultOrException{Index: proto.Uint32(uint32(i)), Result: &pb.Result{}})
 	}
 	body, _ := proto.Marshal(&pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
-	c := fakeClient(t, func(s *fakeServer, id uint32, method, param []byte) { s.reply(id, body) })
+	c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) { s.Reply(id, body) })
 	muts := make([]Mutation, n)
 	for i := range muts {
 		muts[i] = Mutation{Row: []byte(fmt.Sprintf("row%03d", i)), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("v")}

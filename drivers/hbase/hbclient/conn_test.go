@@ -10,12 +10,13 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/gobench/gobench/drivers/hbase/hbtest"
 	"github.com/gobench/gobench/drivers/hbase/pb"
 )
 
-func dialFake(t *testing.T, handle func(s *fakeServer, id uint32, method, param []byte)) (*rpcConn, func() []*fakeServer) {
+func dialFake(t *testing.T, handle func(s *hbtest.Server, id uint32, method, param []byte)) (*rpcConn, func() []*hbtest.Server) {
 	t.Helper()
-	dial, servers := fakeDialer(t, handle)
+	dial, servers := hbtest.Dialer(t, handle)
 	o := Options{Dial: dial, User: "tester", RPCTimeout: time.Second}
 	o.setDefaults()
 	c, err := dialConn(context.Background(), &o, "fake:1", "ClientService")
@@ -36,7 +37,7 @@ func TestConnDispatchOutOfOrder(t *testing.T) {
 		param []byte
 	}
 	var held []req
-	c, _ := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c, _ := dialFake(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		mu.Lock()
 		held = append(held, req{id, append([]byte(nil), param...)})
 		if len(held) < n {
@@ -46,7 +47,7 @@ func TestConnDispatchOutOfOrder(t *testing.T) {
 		all := held
 		mu.Unlock()
 		for i := len(all) - 1; i >= 0; i-- {
-			s.reply(all[i].id, append([]byte("echo:"), all[i].param...))
+			s.Reply(all[i].id, append([]byte("echo:"), all[i].param...))
 		}
 	})
 	var wg sync.WaitGroup
@@ -75,13 +76,13 @@ func TestConnDispatchOutOfOrder(t *testing.T) {
 }
 
 func TestConnExceptionAndDeadConnection(t *testing.T) {
-	c, servers := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c, servers := dialFake(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		switch string(method) {
 		case "Moved":
-			s.replyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "exceptions.RegionMovedException"),
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "exceptions.RegionMovedException"),
 				StackTrace: proto.String("moved\n\tat x"), Hostname: proto.String("h2"), Port: proto.Int32(16020)})
 		case "Fatal":
-			s.replyException(0xFFFFFFFF, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "ipc.FatalConnectionException")})
+			s.ReplyException(0xFFFFFFFF, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "ipc.FatalConnectionException")})
 		}
 		// Anything else stays unanswered.
 	})
@@ -90,8 +91,8 @@ func TestConnExceptionAndDeadConnection(t *testing.T) {
 	if !errors.As(err, &re) || re.Host != "h2" || re.Port != 16020 || re.Error() != pkg+"exceptions.RegionMovedException: moved" || classify(err) != actRelocate {
 		t.Fatalf("RegionMoved call: %v (%+v); want RemoteError with h2:16020, relocate", err, re)
 	}
-	if servers()[0].service != "ClientService" {
-		t.Errorf("server saw service %q", servers()[0].service)
+	if servers()[0].Service() != "ClientService" {
+		t.Errorf("server saw service %q", servers()[0].Service())
 	}
 	// Two calls wait; a call-id -1 response kills the connection and both fail.
 	var wg sync.WaitGroup
@@ -126,7 +127,7 @@ func TestConnExceptionAndDeadConnection(t *testing.T) {
 func TestConnTimeouts(t *testing.T) {
 	var mu sync.Mutex
 	var late []uint32
-	c, _ := dialFake(t, func(s *fakeServer, id uint32, method, param []byte) {
+	c, _ := dialFake(t, func(s *hbtest.Server, id uint32, method, param []byte) {
 		if string(method) == "Slow" {
 			mu.Lock()
 			late = append(late, id)
@@ -135,11 +136,11 @@ func TestConnTimeouts(t *testing.T) {
 		}
 		mu.Lock()
 		for _, l := range late {
-			s.reply(l, []byte("late"))
+			s.Reply(l, []byte("late"))
 		}
 		late = nil
 		mu.Unlock()
-		s.reply(id, []byte("fast"))
+		s.Reply(id, []byte("fast"))
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()

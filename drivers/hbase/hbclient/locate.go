@@ -48,6 +48,9 @@ func (c *Client) metaServer(ctx context.Context) (string, error) {
 	if addr != "" {
 		return addr, nil
 	}
+	if c.opts.MetaServer != "" {
+		return c.opts.MetaServer, nil
+	}
 	data, err := c.readZNode(ctx, "/meta-region-server")
 	if err != nil {
 		return "", err

@@ -1,4 +1,4 @@
-package hbclient
+package hbtest
 
 import (
 	"bufio"
@@ -15,42 +15,53 @@ import (
 	"github.com/gobench/gobench/drivers/hbase/pb"
 )
 
-// fakeServer is the server end of one net.Pipe connection speaking HBase's
-// RPC framing. Its request loop allocates nothing in steady state, so
-// allocation tests of the client can run against it.
-type fakeServer struct {
+// Handler answers one request: id is the call id, method the RPC method
+// name and param the serialized request. method and param are only valid
+// during the call. It replies (now or later, from any goroutine) with the
+// Server's Reply methods, or not at all.
+type Handler func(s *Server, id uint32, method, param []byte)
+
+// Server is the server end of one in-memory connection speaking HBase's
+// RPC framing (preamble, connection header, length-prefixed frames). Its
+// request loop allocates nothing in steady state, so allocation tests of a
+// client can run against it. Reply methods are safe for concurrent use.
+type Server struct {
 	t       testing.TB
 	nc      net.Conn
 	service string
-	handle  func(s *fakeServer, id uint32, method, param []byte)
+	handle  Handler
 
 	wmu  sync.Mutex
 	wbuf []byte
 }
 
-// fakeDialer returns an Options.Dial that connects every dial to a new
-// fakeServer running handle, and a function listing the servers so far.
-func fakeDialer(t testing.TB, handle func(s *fakeServer, id uint32, method, param []byte)) (func(context.Context, string) (net.Conn, error), func() []*fakeServer) {
+// Service returns the service named in the connection header.
+func (s *Server) Service() string { return s.service }
+
+// Dialer returns a dial function (for hbclient.Options.Dial) that connects
+// every dial, whatever the address, to a new Server running handle, and a
+// function listing the servers dialled so far.
+func Dialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Conn, error), func() []*Server) {
 	var mu sync.Mutex
-	var servers []*fakeServer
+	var servers []*Server
 	dial := func(ctx context.Context, addr string) (net.Conn, error) {
 		cli, srv := net.Pipe()
-		s := &fakeServer{t: t, nc: srv, handle: handle}
+		s := &Server{t: t, nc: srv, handle: handle}
 		mu.Lock()
 		servers = append(servers, s)
 		mu.Unlock()
 		go s.serve()
 		return cli, nil
 	}
-	list := func() []*fakeServer {
+	list := func() []*Server {
 		mu.Lock()
 		defer mu.Unlock()
-		return append([]*fakeServer(nil), servers...)
+		return append([]*Server(nil), servers...)
 	}
 	return dial, list
 }
 
-func (s *fakeServer) serve() {
+func (s *Server) serve() {
 	defer s.nc.Close()
 	r := bufio.NewReader(s.nc)
 	var hello [10]byte
@@ -58,7 +69,7 @@ func (s *fakeServer) serve() {
 		return
 	}
 	if string(hello[:6]) != "HBas\x00\x50" {
-		s.t.Errorf("fake server: bad preamble % x", hello[:6])
+		s.t.Errorf("hbtest: bad preamble % x", hello[:6])
 		return
 	}
 	hdr := make([]byte, binary.BigEndian.Uint32(hello[6:]))
@@ -67,7 +78,7 @@ func (s *fakeServer) serve() {
 	}
 	var ch pb.ConnectionHeader
 	if err := proto.Unmarshal(hdr, &ch); err != nil || ch.GetUserInfo().GetEffectiveUser() == "" {
-		s.t.Errorf("fake server: connection header %v, %v", &ch, err)
+		s.t.Errorf("hbtest: connection header %v, %v", &ch, err)
 		return
 	}
 	s.service = ch.GetServiceName()
@@ -86,17 +97,24 @@ func (s *fakeServer) serve() {
 			return
 		}
 		h, hn := protowire.ConsumeBytes(buf)
+		if hn < 0 {
+			s.t.Errorf("hbtest: request header does not parse")
+			return
+		}
 		param, _ := protowire.ConsumeBytes(buf[hn:])
 		var id uint32
 		var method []byte
 		for len(h) > 0 {
 			num, typ, n := protowire.ConsumeTag(h)
+			if n < 0 {
+				return
+			}
 			h = h[n:]
 			switch {
-			case num == 1:
+			case num == 1 && typ == protowire.VarintType:
 				v, n := protowire.ConsumeVarint(h)
 				id, h = uint32(v), h[n:]
-			case num == 3:
+			case num == 3 && typ == protowire.BytesType:
 				v, n := protowire.ConsumeBytes(h)
 				method, h = v, h[n:]
 			default:
@@ -107,31 +125,33 @@ func (s *fakeServer) serve() {
 	}
 }
 
-// reply writes a successful response with the serialized body.
-func (s *fakeServer) reply(id uint32, body []byte) {
+// Reply writes a successful response to call id with the serialized body.
+func (s *Server) Reply(id uint32, body []byte) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	hsize := sizeVarintField(1, uint64(id))
+	hsize := protowire.SizeTag(1) + protowire.SizeVarint(uint64(id))
 	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(body))
 	b := binary.BigEndian.AppendUint32(s.wbuf[:0], uint32(total))
 	b = protowire.AppendVarint(b, uint64(hsize))
-	b = appendVarintField(b, 1, uint64(id))
+	b = protowire.AppendTag(b, 1, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(id))
 	b = protowire.AppendBytes(b, body)
 	s.wbuf = b
 	_, _ = s.nc.Write(b)
 }
 
-// replyMsg writes a successful response with a generated message.
-func (s *fakeServer) replyMsg(id uint32, m proto.Message) {
+// ReplyMsg writes a successful response with a generated message.
+func (s *Server) ReplyMsg(id uint32, m proto.Message) {
 	b, err := proto.Marshal(m)
 	if err != nil {
-		s.t.Errorf("fake server: marshal %T: %v", m, err)
+		s.t.Errorf("hbtest: marshal %T: %v", m, err)
 	}
-	s.reply(id, b)
+	s.Reply(id, b)
 }
 
-// replyException writes an exception response for call id.
-func (s *fakeServer) replyException(id uint32, exc *pb.ExceptionResponse) {
+// ReplyException writes an exception response to call id (0xFFFFFFFF: a
+// fatal connection error).
+func (s *Server) ReplyException(id uint32, exc *pb.ExceptionResponse) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	h, _ := proto.Marshal(&pb.ResponseHeader{CallId: proto.Uint32(id), Exception: exc})
@@ -139,3 +159,6 @@ func (s *fakeServer) replyException(id uint32, exc *pb.ExceptionResponse) {
 	b = protowire.AppendBytes(b, h)
 	_, _ = s.nc.Write(b)
 }
+
+// Close closes the server end of the connection.
+func (s *Server) Close() error { return s.nc.Close() }
