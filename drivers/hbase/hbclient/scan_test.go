@@ -139,4 +139,3 @@ func TestClientScanReopensLostScanner(t *testing.T) {
 		t.Fatalf("rows %v, calls %v, err %v; want rows a b c, calls %s", got, calls, err, want)
 	}
 }
-
