@@ -240,10 +240,18 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 	log.info("TestDFSIO.1.8 (gobench %s, %s)", version, dbName)
 	log.info("nrFiles = %d", cfg.NrFiles)
-	log.info("nrBytes (MB) = %s", strconv.FormatFloat(float64(float32(cfg.Size)/(1<<20)), 'f', -1, 32))
+	mb := strconv.FormatFloat(float64(float32(cfg.Size)/(1<<20)), 'f', -1, 32)
+	if !strings.Contains(mb, ".") {
+		mb += ".0" // Java's Float.toString
+	}
+	log.info("nrBytes (MB) = %s", mb)
 	log.info("bufferSize = %d", cfg.BufferSize)
-	if cfg.Test == workload.DFSIOSkipRead && cfg.SkipSize > 0 {
-		log.info("skipSize = %d", cfg.SkipSize)
+	if cfg.Test == workload.DFSIOSkipRead {
+		skip := cfg.SkipSize
+		if skip == 0 {
+			skip = int64(cfg.BufferSize)
+		}
+		log.info("skipSize = %d", skip)
 	}
 	log.info("baseDir = %s", cfg.BaseDir)
 	if a.clean {
