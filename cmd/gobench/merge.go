@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/props"
+	rep "github.com/gobench/gobench/report"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	commands["merge"] = command{"combine the JSON results of several client processes into one report", mergeCmd}
+}
+
+// minOverlap is the fraction of the union of the clients' time spans their
+// common window must cover; below it merge warns that the clients did not
+// run together and the throughput figure means little.
+const minOverlap = 0.9
+
+// jobIndexEnv is set by Kubernetes in the pods of an Indexed Job.
+const jobIndexEnv = "JOB_COMPLETION_INDEX"
+
+// addJobIndex gives gobench.client the value of JOB_COMPLETION_INDEX when
+// that is set and no layer gives gobench.client, so an Indexed Job's pods
+// need no per-pod arguments. The value is decoded and checked like any
+// other; its origin reads "JOB_COMPLETION_INDEX".
+func addJobIndex(l *props.Layers, getenv func(string) string) {
+	if _, _, ok := l.Origin("gobench.client"); ok {
+		return
+	}
+	if v := getenv(jobIndexEnv); v != "" {
+		l.Add(props.LayerOverride, props.Value{Key: "gobench.client", Value: v, Source: jobIndexEnv})
+	}
+}
+
+// clientResult is one client's result document, decoded.
+type clientResult struct {
+	path  string
+	name  string // client number from the config, or the file name
+	doc   *measure.Result
+	total *measure.Snapshot
+	extra resultExtras
+}
+
+// resultExtras are fields of a result document that measure.Result may not
+// know (yet): read leniently from the same file.
+type resultExtras struct {
+	Warnings        []string `json:"warnings"`
+	ClientSaturated bool     `json:"client_saturated"`
+}
+
+// readResultFile reads and decodes one result document.
+func readResultFile(path string) (*clientResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := measure.ReadResult(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	total, err := doc.Total()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	cr := &clientResult{path: path, name: path, doc: doc, total: total}
+	_ = json.Unmarshal(b, &cr.extra)
+	if c, ok := doc.Config["gobench.client"]; ok {
+		cr.name = c
+	}
+	return cr, nil
+}
+
+// mergeResult is the union of several clients' results.
+type mergeResult struct {
+	clients []*clientResult
+	total   *measure.Snapshot
+	// union is the span from the first start to the last end; common is
+	// the window in which every client ran (zero or negative when they did
+	// not overlap).
+	unionStart, unionEnd   time.Time
+	commonStart, commonEnd time.Time
+	// throughput is ops/s over the common window (see mergeResults).
+	throughput float64
+	intervals  []measure.IntervalRecord
+	warnings   []string
+}
+
+func (m *mergeResult) union() time.Duration  { return m.unionEnd.Sub(m.unionStart) }
+func (m *mergeResult) common() time.Duration { return m.commonEnd.Sub(m.commonStart) }
+
+// mergeResults merges the clients' totals exactly (histograms, sums, return
+// codes), finds the common window and computes the throughput over it: the
+// operations of each client's intervals inside the window (an interval
+// straddling an edge counts pro rata) divided by its length; without
+// intervals, the sum of the clients' own throughputs.
+func mergeResults(cs []*clientResult) (*mergeResult, error) {
+	if len(cs) == 0 {
+		return nil, errors.New("no result files")
+	}
+	m := &mergeResult{clients: cs, total: cs[0].total.Clone()}
+	m.unionStart, m.unionEnd = cs[0].doc.Start, cs[0].doc.End
+	m.commonStart, m.commonEnd = m.unionStart, m.unionEnd
+	for k, c := range cs {
+		if k > 0 {
+			if err := m.total.Merge(c.total); err != nil {
+				return nil, fmt.Errorf("merge %s: %w", c.path, err)
+			}
+		}
+		if c.doc.Start.Before(m.unionStart) {
+			m.unionStart = c.doc.Start
+		}
+		if c.doc.End.After(m.unionEnd) {
+			m.unionEnd = c.doc.End
+		}
+		if c.doc.Start.After(m.commonStart) {
+			m.commonStart = c.doc.Start
+		}
+		if c.doc.End.Before(m.commonEnd) {
+			m.commonEnd = c.doc.End
+		}
+		for _, w := range c.extra.Warnings {
+			m.warnings = append(m.warnings, fmt.Sprintf("client %s: %s", c.name, w))
+		}
+	}
+	m.total.Start, m.total.End = m.unionStart, m.unionEnd
+	seen := map[string]string{}
+	for _, c := range cs {
+		if other, dup := seen[c.name]; dup && c.name != c.path {
+			m.warnings = append(m.warnings, fmt.Sprintf("%s and %s both say gobench.client=%s: the same client merged twice?", other, c.path, c.name))
+		}
+		seen[c.name] = c.path
+	}
+	if len(cs) > 1 {
+		switch ov := overlap(m.common(), m.union()); {
+		case m.common() <= 0:
+			m.warnings = append(m.warnings, fmt.Sprintf("the clients' time spans do not overlap (union %v): they did not run together, so the merged throughput is not the system's", m.union().Round(time.Millisecond)))
+		case ov < minOverlap:
+			m.warnings = append(m.warnings, fmt.Sprintf("the clients ran together for only %.0f%% of the merged span (common window %v of %v): the throughput is over the common window", 100*ov, m.common().Round(time.Millisecond), m.union().Round(time.Millisecond)))
+		}
+	}
+	m.throughput = commonThroughput(cs, m.commonStart, m.commonEnd)
+	ivs, err := mergeIntervals(cs, m.unionStart)
+	if err != nil {
+		return nil, err
+	}
+	m.intervals = ivs
+	return m, nil
+}
+
+func overlap(common, union time.Duration) float64 {
+	if union <= 0 {
+		return 1
+	}
+	return max(float64(common), 0) / float64(union)
+}
+
+// commonThroughput is described at mergeResults.
+func commonThroughput(cs []*clientResult, start, end time.Time) float64 {
+	win := end.Sub(start)
+	var ops float64
+	for _, c := range cs {
+		if len(c.doc.Intervals) == 0 || win <= 0 {
+			return sumThroughput(cs)
+		}
+		for _, iv := range c.doc.Intervals {
+			d := iv.End.Sub(iv.Start)
+			lo, hi := maxTime(iv.Start, start), minTime(iv.End, end)
+			if d <= 0 || !hi.After(lo) {
+				continue
+			}
+			ops += float64(iv.Ops) * float64(hi.Sub(lo)) / float64(d)
+		}
+	}
+	return ops / win.Seconds()
+}
+
+func sumThroughput(cs []*clientResult) float64 {
+	var t float64
+	for _, c := range cs {
+		t += c.doc.Throughput
+	}
+	return t
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// mergeIntervals merges the clients' intervals into wall-clock bins as wide
+// as the first client's typical interval, starting at t0: each interval goes
+// to the bin holding its midpoint.
+func mergeIntervals(cs []*clientResult, t0 time.Time) ([]measure.IntervalRecord, error) {
+	var widths []time.Duration
+	for _, iv := range cs[0].doc.Intervals {
+		widths = append(widths, iv.End.Sub(iv.Start))
+	}
+	if len(widths) == 0 {
+		return nil, nil
+	}
+	sort.Slice(widths, func(i, j int) bool { return widths[i] < widths[j] })
+	width := widths[len(widths)/2].Round(time.Millisecond)
+	if width <= 0 {
+		width = time.Second
+	}
+	bins := map[int64]*measure.Snapshot{}
+	for _, c := range cs {
+		snaps, err := c.doc.IntervalSnapshots()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.path, err)
+		}
+		for _, s := range snaps {
+			mid := s.Start.Add(s.End.Sub(s.Start) / 2)
+			k := int64(mid.Sub(t0) / width)
+			if b, ok := bins[k]; ok {
+				if err := b.Merge(s); err != nil {
+					return nil, fmt.Errorf("%s: %w", c.path, err)
+				}
+				continue
+			}
+			bins[k] = s
+		}
+	}
+	keys := make([]int64, 0, len(bins))
+	for k := range bins {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	out := make([]measure.IntervalRecord, 0, len(keys))
+	for _, k := range keys {
+		b := bins[k]
+		b.Start, b.End = t0.Add(time.Duration(k)*width), t0.Add(time.Duration(k+1)*width)
+		out = append(out, measure.EncodeInterval(b))
+	}
+	return out, nil
+}
+
+// lines returns the YCSB report of the merge: RunTime is the union span,
+// Throughput the common-window throughput; extra OVERALL lines give the
+// number of clients and the common window.
+func (m *mergeResult) lines() []measure.Line {
+	first := m.clients[0].doc
+	typ := measure.HdrHistogram
+	if first.Config["measurementtype"] == "timeseries" {
+		typ = measure.TimeSeries
+	}
+	lines := measure.Report(m.total, measure.ReportOptions{
+		RunTime: m.union(), Percentiles: first.Percentiles, Type: typ,
+		Extra: []measure.Line{
+			{Metric: "OVERALL", Measurement: "Clients", Value: measure.Int(int64(len(m.clients)))},
+			{Metric: "OVERALL", Measurement: "CommonWindow(ms)", Value: measure.Int(max(m.common().Milliseconds(), 0))},
+		},
+	})
+	for i := range lines {
+		if lines[i].Metric == "OVERALL" && lines[i].Measurement == "Throughput(ops/sec)" {
+			lines[i].Value = measure.Float(m.throughput)
+		}
+	}
+	return lines
+}
+
+// document returns the merged result document.
+func (m *mergeResult) document() (*measure.Result, error) {
+	first := m.clients[0].doc
+	cfg := map[string]string{}
+	for k, v := range first.Config {
+		cfg[k] = v
+	}
+	delete(cfg, "gobench.client")
+	delete(cfg, "exportfile")
+	cfg["gobench.clients"] = strconv.Itoa(len(m.clients))
+	doc, err := measure.NewResult(m.total, measure.ResultOptions{
+		Config: cfg, Seed: first.Seed, RunTime: m.union(), Percentiles: first.Percentiles, Intervals: m.intervals,
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc.Throughput = m.throughput
+	return doc, nil
+}
+
+// writeClientTable writes one row per client and one for the merge.
+func (m *mergeResult) writeClientTable(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "client\tops\tops/s\tp50(us)\tp99(us)\terrors\tfile\t")
+	for _, c := range m.clients {
+		s := rep.Summarize(c.total)
+		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%d\t%d\t%d\t%s\t\n", c.name, s.Ops, c.doc.Throughput, s.P50, s.P99, s.Errors, c.path)
+	}
+	s := rep.Summarize(m.total)
+	fmt.Fprintf(tw, "all\t%d\t%.1f\t%d\t%d\t%d\t%s\t\n", s.Ops, m.throughput, s.P50, s.P99, s.Errors, "(merged)")
+	return tw.Flush()
+}
+
+func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := pflag.NewFlagSet("merge", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.StringP("output", "o", "", "write the merged result document (JSON) to this file")
+	if err := fs.Parse(args); err != nil {
+		return usageErr(fmt.Errorf("merge: %w", err))
+	}
+	if fs.NArg() == 0 {
+		return usageErr(errors.New("merge: give the result files (written with -p exporter=json -p exportfile=PATH)"))
+	}
+	var cs []*clientResult
+	for _, p := range fs.Args() {
+		c, err := readResultFile(p)
+		if err != nil {
+			return usageErr(fmt.Errorf("merge: %w", err))
+		}
+		cs = append(cs, c)
+	}
+	m, err := mergeResults(cs)
+	if err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	for _, w := range m.warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	if err := measure.WriteText(stdout, m.lines()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if err := m.writeClientTable(stdout); err != nil {
+		return err
+	}
+	if *out != "" {
+		doc, err := m.document()
+		if err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+		if err := writeJSONFile(*out, doc); err != nil {
+			return fmt.Errorf("merge: %w", err)
+		}
+	}
+	return nil
+}
+
+// writeJSONFile writes doc to path through a temporary file.
+func writeJSONFile(path string, doc *measure.Result) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	if err := measure.WriteResult(f, doc); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/props"
+)
+
+var insertKey = regexp.MustCompile(`(?m)^INSERT usertable (\S+) `)
+
+// loadKeys runs a load with the basic driver printing every insert and
+// returns the keys it wrote.
+func loadKeys(t *testing.T, args ...string) []string {
+	t.Helper()
+	base := []string{"load", "-db", "basic", "-p", "basicdb.verbose=true", "-p", "recordcount=1000",
+		"-p", "fieldcount=1", "-p", "fieldlength=1", "-threads", "2"}
+	code, out, errs := gobench(t, context.Background(), append(base, args...)...)
+	if code != exitOK {
+		t.Fatalf("load %v: exit %d\n%s", args, code, errs)
+	}
+	var keys []string
+	for _, m := range insertKey.FindAllStringSubmatch(out, -1) {
+		keys = append(keys, m[1])
+	}
+	return keys
+}
+
+// The Kubernetes Indexed Job of deploy/kubernetes, simulated with four
+// in-process clients: the load slices are disjoint and add up to exactly
+// recordcount (the same keys as one client loading everything), and the
+// merged run report is, count for count, the sum of the four reports, with
+// percentiles of the merged histograms.
+func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	const n = 4
+	want := map[string]bool{}
+	for _, k := range loadKeys(t) {
+		want[k] = true
+	}
+	if len(want) != 1000 {
+		t.Fatalf("one client loaded %d distinct keys, want 1000", len(want))
+	}
+	got := map[string]int{}
+	for i := 0; i < n; i++ {
+		keys := loadKeys(t, "-p", "gobench.clients=4", "-p", "gobench.client="+strconv.Itoa(i))
+		if len(keys) != 250 {
+			t.Errorf("client %d loaded %d keys, want 250", i, len(keys))
+		}
+		for _, k := range keys {
+			if got[k]++; got[k] == 2 {
+				t.Errorf("key %s written twice (again by client %d)", k, i)
+			}
+			if !want[k] {
+				t.Errorf("client %d wrote key %s, which is not among recordcount's keys", i, k)
+			}
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("the 4 clients loaded %d distinct keys, want %d", len(got), len(want))
+	}
+
+	// Run phase: four concurrent clients, each with its result document.
+	var wg sync.WaitGroup
+	files := make([]string, n)
+	for i := 0; i < n; i++ {
+		files[i] = filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			code, _, errs := gobench(t, context.Background(), "run", "-db", "basic", "-w", "workloada",
+				"-p", "recordcount=1000", "-p", "operationcount=1500", "-threads", "2",
+				"-p", "basicdb.simulatedelay=300us", "-p", "gobench.seed="+strconv.Itoa(10+i),
+				"-p", "gobench.clients=4", "-p", "gobench.client="+strconv.Itoa(i),
+				"-p", "exporter=json", "-p", "exportfile="+files[i])
+			if code != exitOK {
+				t.Errorf("run client %d: exit %d\n%s", i, code, errs)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	code, out, errs := gobench(t, context.Background(), append([]string{"merge", "-o", "merged.json"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("merge: exit %d\n%s", code, errs)
+	}
+
+	// The sum of the parts, and the histograms merged by hand.
+	var parts []*measure.Snapshot
+	for _, f := range files {
+		c, err := readResultFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, c.total)
+	}
+	var totalOps int64
+	for _, p := range parts {
+		totalOps += p.Ops
+	}
+	if totalOps != 4*1500 {
+		t.Errorf("the parts did %d ops, want %d", totalOps, 4*1500)
+	}
+	for _, op := range []string{"READ", "UPDATE"} {
+		var count, ok int64
+		var union *measure.Series
+		for _, p := range parts {
+			s := p.Lookup(op)
+			if s == nil || s.Count() == 0 {
+				t.Fatalf("a client has no %s samples", op)
+			}
+			count += s.Count()
+			ok += s.Codes[p.Layout.CodeIndex("OK")]
+			if union == nil {
+				union = &measure.Series{Hist: s.Hist.Clone()}
+			} else if d := union.Hist.Merge(s.Hist); d != 0 {
+				t.Fatalf("%d samples dropped merging %s", d, op)
+			}
+		}
+		if v := value(t, out, op, "Operations"); v != strconv.FormatInt(count, 10) {
+			t.Errorf("merged %s Operations = %s, want the sum of the parts %d", op, v, count)
+		}
+		if v := value(t, out, op, "Return=OK"); v != strconv.FormatInt(ok, 10) {
+			t.Errorf("merged %s Return=OK = %s, want the sum of the parts %d", op, v, ok)
+		}
+		for _, p := range []float64{50, 95, 99} {
+			name := fmt.Sprintf("%gthPercentileLatency(us)", p)
+			if v := value(t, out, op, name); v != strconv.FormatInt(union.Percentile(p), 10) {
+				t.Errorf("merged %s %s = %s, want %d from the merged histograms", op, name, v, union.Percentile(p))
+			}
+		}
+		if v := value(t, out, op, "MaxLatency(us)"); v != strconv.FormatInt(union.Max(), 10) {
+			t.Errorf("merged %s MaxLatency = %s, want %d", op, v, union.Max())
+		}
+	}
+	if v := value(t, out, "OVERALL", "Clients"); v != "4" {
+		t.Errorf("[OVERALL], Clients = %s, want 4", v)
+	}
+	tp, err := strconv.ParseFloat(value(t, out, "OVERALL", "Throughput(ops/sec)"), 64)
+	if err != nil || tp <= 0 {
+		t.Errorf("merged throughput %v (%v)", tp, err)
+	}
+	// Per-client table: a row per client plus the merged row.
+	for _, row := range []string{"0", "1", "2", "3", "all"} {
+		if !regexp.MustCompile(`(?m)^\s*` + row + `\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+0\s`).MatchString(out) {
+			t.Errorf("no table row for client %s:\n%s", row, out)
+		}
+	}
+	// The merged document reads back with the summed counts.
+	f, err := os.Open("merged.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := measure.ReadResult(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot, err := doc.Total()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tot.Ops != totalOps || doc.Config["gobench.clients"] != "4" || len(doc.Intervals) == 0 {
+		t.Errorf("merged.json: ops %d (want %d), gobench.clients %q, %d intervals", tot.Ops, totalOps, doc.Config["gobench.clients"], len(doc.Intervals))
+	}
+	var ivOps int64
+	for _, iv := range doc.Intervals {
+		ivOps += iv.Ops
+	}
+	if ivOps != totalOps {
+		t.Errorf("merged intervals hold %d ops, want %d", ivOps, totalOps)
+	}
+}
+
+func TestMergeWarnsWhenWindowsBarelyOverlap(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(name string, start, end time.Duration, ops int64) *clientResult {
+		snap := measure.NewSnapshot(measure.Layout{Series: []string{"READ"}, Codes: []string{"OK"}}, t0.Add(start), t0.Add(end))
+		snap.Ops = ops
+		doc, err := measure.NewResult(snap, measure.ResultOptions{RunTime: end - start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// One interval per second, ops spread evenly.
+		for s := start; s < end; s += time.Second {
+			doc.Intervals = append(doc.Intervals, measure.IntervalRecord{Start: t0.Add(s), End: t0.Add(s + time.Second), Ops: ops / int64((end-start)/time.Second)})
+		}
+		return &clientResult{path: name, name: name, doc: doc, total: snap}
+	}
+	cases := []struct {
+		name     string
+		a, b     [2]time.Duration
+		warn     string
+		wantTput float64
+	}{
+		{"together", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{0, 10 * time.Second}, "", 2000},
+		{"barely", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{8 * time.Second, 18 * time.Second}, "only 11%", 2000},
+		{"apart", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{20 * time.Second, 30 * time.Second}, "do not overlap", 2000},
+	}
+	for _, c := range cases {
+		m, err := mergeResults([]*clientResult{mk("a", c.a[0], c.a[1], 10000), mk("b", c.b[0], c.b[1], 10000)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(m.warnings, "\n")
+		if c.warn == "" && got != "" || !strings.Contains(got, c.warn) {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, c.warn)
+		}
+		if d := m.throughput - c.wantTput; d < -1e-6 || d > 1e-6 {
+			t.Errorf("%s: throughput %v, want %v (1000 ops/s each)", c.name, m.throughput, c.wantTput)
+		}
+	}
+}
+
+func TestAddJobIndex(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == jobIndexEnv {
+				return v
+			}
+			return ""
+		}
+	}
+	cases := []struct {
+		env, given, want, source string
+	}{
+		{"", "", "", ""},
+		{"3", "", "3", jobIndexEnv},
+		{"3", "1", "1", "-p"},
+	}
+	for _, c := range cases {
+		var l props.Layers
+		if c.given != "" {
+			l.Add(props.LayerOverride, props.Value{Key: "gobench.client", Value: c.given, Source: "-p"})
+		}
+		addJobIndex(&l, env(c.env))
+		v, _, ok := l.Origin("gobench.client")
+		if v.Value != c.want || v.Source != c.source || ok != (c.want != "") {
+			t.Errorf("env %q, given %q: gobench.client=%q from %q, want %q from %q", c.env, c.given, v.Value, v.Source, c.want, c.source)
+		}
+	}
+}
