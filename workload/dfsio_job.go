@@ -47,8 +47,9 @@ type DFSIOFile struct {
 //
 // A DFSIO runs once; its methods are safe for concurrent use.
 type DFSIO struct {
-	cfg  DFSIOConfig
-	next atomic.Int64 // next file index to take
+	cfg   DFSIOConfig
+	next  atomic.Int64 // next file index to take
+	bytes atomic.Int64 // bytes processed so far, for progress
 
 	prepOnce sync.Once
 	prepErr  error
@@ -95,6 +96,15 @@ func (j *DFSIO) Files() []DFSIOFile {
 		}
 	}
 	return out
+}
+
+// Progress returns the files finished (completed or failed) and the bytes
+// processed so far. Safe to call while the run goes on.
+func (j *DFSIO) Progress() (files int, bytes int64) {
+	j.mu.Lock()
+	files = j.finished
+	j.mu.Unlock()
+	return files, j.bytes.Load()
 }
 
 // PrepareErr is the error deleting the previous output, if any (then no file

@@ -97,6 +97,7 @@ func (t *dfsioTask) io(ctx context.Context) {
 			return
 		}
 		t.done += n
+		t.j.bytes.Add(n)
 		if t.done >= cfg.Size {
 			t.close(ctx)
 		}
@@ -108,6 +109,7 @@ func (t *dfsioTask) io(ctx context.Context) {
 			return
 		}
 		t.done = t.length - cfg.Size
+		t.j.bytes.Add(t.done)
 		t.close(ctx)
 	default:
 		if t.done >= cfg.Size {
@@ -135,6 +137,7 @@ func (t *dfsioTask) io(ctx context.Context) {
 			return
 		}
 		t.done += int64(n)
+		t.j.bytes.Add(int64(n))
 		// TestDFSIO stops at -size bytes or when a read returns -1 (EOF
 		// with nothing read).
 		if t.done >= cfg.Size || eof && (cfg.Test == DFSIORead || n == 0) {

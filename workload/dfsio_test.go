@@ -357,3 +357,11 @@ func (*discardConn) RemoveAll(context.Context, string) error                  { 
 func newTestRecorder(s *Series) *measure.Recorder {
 	return measure.NewCollector(s.Layout(), measure.Options{}).NewRecorder()
 }
+
+func TestDFSIOProgress(t *testing.T) {
+	fs := newMemFS()
+	j, _ := runDFSIO(t, fs, DFSIOConfig{Test: DFSIOWrite, NrFiles: 3, Size: 1000, BufferSize: 300, BaseDir: "/p"}, 0)
+	if files, b := j.Progress(); files != 3 || b != 3000 {
+		t.Errorf("Progress() = %d files, %d bytes; want 3, 3000", files, b)
+	}
+}

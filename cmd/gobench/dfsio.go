@@ -275,7 +275,9 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return configErr(err)
 	}
 	log.info("running %s of %d files with %d workers", cfg.Test, cfg.NrFiles, spec.Threads)
+	stop := dfsioProgress(log, job, cfg.NrFiles, 10*time.Second)
 	res, runErr := r.Run(ctx)
+	stop()
 	if res == nil {
 		return runErr
 	}
@@ -312,6 +314,31 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		errs = append(errs, errors.New("dfsio: interrupted"))
 	}
 	return errors.Join(append(errs, ferr)...)
+}
+
+// dfsioProgress logs the files finished and the MB processed every
+// interval until the returned stop is called.
+func dfsioProgress(log dfsioLog, job *workload.DFSIO, n int, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		start, last, lastB := time.Now(), time.Now(), int64(0)
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				files, b := job.Progress()
+				log.info("progress: %d of %d files done, %.1f MB processed in %.0f s, %.1f MB/s now",
+					files, n, float64(b)/(1<<20), now.Sub(start).Seconds(), float64(b-lastB)/(1<<20)/now.Sub(last).Seconds())
+				last, lastB = now, b
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
 
 // dfsioDB opens the file system named by -fs: hdfs://host:port (the
