@@ -4,6 +4,7 @@ package kafka
 
 import (
 	"context"
+	"github.com/gobench/gobench/drivers"
 	"strconv"
 	"testing"
 	"time"
@@ -37,5 +38,38 @@ func BenchmarkProduceAsync(b *testing.B) {
 	}
 	if err := p.Flush(ctx); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// BenchmarkRead measures Read of one of 100 keys written by the same DB
+// (offsets from acknowledgements), one worker.
+func BenchmarkRead(b *testing.B) {
+	requireKafka(&testing.T{})
+	ctx := context.Background()
+	db := openDB(&testing.T{}, KeyBrokers, broker).(*DB)
+	defer db.Close()
+	topic := "gobenchbench_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	defer db.DropTable(ctx, topic)
+	c, err := db.Open(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := drivers.NewRecord(10)
+	for f := range 10 {
+		r.Set(f, make([]byte, 100))
+	}
+	keys := make([][]byte, 100)
+	for i := range keys {
+		keys[i] = []byte("user" + strconv.Itoa(i))
+		if err := c.Insert(ctx, topic, keys[i], r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Read(ctx, topic, keys[i%len(keys)], nil, r); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

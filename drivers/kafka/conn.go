@@ -184,8 +184,11 @@ func (c *conn) produce(ctx context.Context, t *topic, key, value []byte) error {
 func (c *conn) fetch(ctx context.Context, t *topic, key []byte, l loc) error {
 	var res *kgo.FetchResponse
 	err := c.db.retry(ctx, func() (err error) {
+		// MaxBytes 1: the broker returns just the first batch at the
+		// offset, whole (fetch v3+ never splits a batch), not the log after
+		// it.
 		res, err = c.db.client.Fetch(ctx, &kgo.FetchRequest{Topic: t.name, Partition: int(l.part), Offset: l.offset,
-			MinBytes: 1, MaxBytes: c.db.cfg.FetchSize, MaxWait: c.db.cfg.FetchWait})
+			MinBytes: 1, MaxBytes: 1, MaxWait: c.db.cfg.FetchWait})
 		if err == nil {
 			err = res.Error
 		}

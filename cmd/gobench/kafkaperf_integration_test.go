@@ -1,0 +1,237 @@
+//go:build integration
+
+package main
+
+import (
+	"context"
+	"net"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const kafkaBroker = "127.0.0.1:9092"
+
+func requireKafka(t *testing.T) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", kafkaBroker, time.Second)
+	if err != nil {
+		t.Skipf("Kafka not reachable at %s (testenv/up.sh kafka): %v", kafkaBroker, err)
+	}
+	c.Close()
+}
+
+// Kafka's formats (kafka-producer-perf-test.sh, kafka-consumer-perf-test.sh).
+var (
+	kWindow  = regexp.MustCompile(`^(\d+) records sent, \d+\.\d records/sec \(\d+\.\d\d MB/sec\), \d+\.\d ms avg latency, \d+\.\d ms max latency\.$`)
+	kSummary = regexp.MustCompile(`^(\d+) records sent, \d+\.\d+ records/sec \((\d+\.\d\d) MB/sec\), \d+\.\d\d ms avg latency, \d+\.\d\d ms max latency, (\d+) ms 50th, (\d+) ms 95th, (\d+) ms 99th, (\d+) ms 99\.9th\.$`)
+	kDate    = `\d{4}-\d\d-\d\d \d\d:\d\d:\d\d:\d{3}`
+	kRow     = regexp.MustCompile(`^` + kDate + `, ` + kDate + `, (\d+\.\d{4}), \d+\.\d{4}, (\d+), \d+\.\d{4}, (\d+), (-?\d+), \d+\.\d{4}, \d+\.\d{4}$`)
+	kDetail  = regexp.MustCompile(`^` + kDate + `, 0, \d+\.\d{4}, \d+\.\d{4}, (\d+), \d+\.\d{4}, \d+, -?\d+, \d+\.\d{4}, \d+\.\d{4}$`)
+	ycsbLine = regexp.MustCompile(`^\[[A-Za-z_\-%0-9]+\], `)
+)
+
+const (
+	kSummaryHeader  = "start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec"
+	kDetailedHeader = "time, threadId, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec"
+)
+
+// kafkaLines splits stdout into Kafka's lines and gobench's report lines
+// ([OVERALL], [PRODUCE], ...), failing on anything else.
+func kafkaLines(t *testing.T, stdout string) (kafka, report []string) {
+	t.Helper()
+	for _, l := range strings.Split(strings.TrimRight(stdout, "\n"), "\n") {
+		if ycsbLine.MatchString(l) {
+			report = append(report, l)
+			continue
+		}
+		if len(report) > 0 {
+			t.Errorf("Kafka line %q after gobench's report", l)
+		}
+		kafka = append(kafka, l)
+	}
+	return kafka, report
+}
+
+func reportValue(t *testing.T, report []string, block, metric string) string {
+	t.Helper()
+	prefix := "[" + block + "], " + metric + ", "
+	for _, l := range report {
+		if v, ok := strings.CutPrefix(l, prefix); ok {
+			return v
+		}
+	}
+	t.Errorf("report has no %s%s", prefix, "...")
+	return ""
+}
+
+func producerPerfRun(t *testing.T, topic string, n, size int) {
+	t.Helper()
+	start := time.Now()
+	code, stdout, stderr := gobench(t, t.Context(), "producer-perf", "--topic", topic, "--num-records", strconv.Itoa(n),
+		"--record-size", strconv.Itoa(size), "--throughput", "-1", "--bootstrap-server", kafkaBroker,
+		"--producer-props", "acks=1", "linger.ms=5", "batch.size=65536")
+	if code != 0 {
+		t.Fatalf("producer-perf %d x %d B: exit %d\n%s\n%s", n, size, code, stdout, stderr)
+	}
+	lines, report := kafkaLines(t, stdout)
+	if len(lines) == 0 {
+		t.Fatalf("no output: %s", stderr)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !kWindow.MatchString(l) {
+			t.Errorf("window line %q does not match Kafka's format", l)
+		}
+	}
+	last := lines[len(lines)-1]
+	m := kSummary.FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("final line %q does not match Kafka's format", last)
+	}
+	if m[1] != strconv.Itoa(n) {
+		t.Errorf("final line reports %s records, want %d", m[1], n)
+	}
+	p50, _ := strconv.Atoi(m[3])
+	p999, _ := strconv.Atoi(m[6])
+	if p50 > p999 {
+		t.Errorf("50th %d ms > 99.9th %d ms", p50, p999)
+	}
+	for _, metric := range []string{"Operations", "50thPercentileLatency(us)", "99.99PercentileLatency(us)", "MaxLatency(us)", "Return=OK"} {
+		reportValue(t, report, "PRODUCE", metric)
+	}
+	if ops := reportValue(t, report, "PRODUCE", "Operations"); ops != strconv.Itoa(n) {
+		t.Errorf("[PRODUCE] Operations = %s, want %d", ops, n)
+	}
+	t.Logf("producer-perf %d x %d B in %v: %s", n, size, time.Since(start).Round(time.Millisecond), last)
+}
+
+func TestKafkaPerfTools(t *testing.T) {
+	requireKafka(t)
+	id := strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
+	small, big := "gobenchtest_perf1k_"+id, "gobenchtest_perf300k_"+id
+	producerPerfRun(t, small, 200000, 1024)
+	producerPerfRun(t, big, 2000, 300*1024)
+
+	// Summary mode over the 1 KB records.
+	code, stdout, stderr := gobench(t, t.Context(), "consumer-perf", "--bootstrap-server", kafkaBroker, "--topic", small,
+		"--messages", "200000", "--timeout", "20000")
+	if code != 0 {
+		t.Fatalf("consumer-perf: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	lines, report := kafkaLines(t, stdout)
+	if len(lines) != 2 || lines[0] != kSummaryHeader {
+		t.Fatalf("consumer-perf printed %q, want the summary header and one row", lines)
+	}
+	m := kRow.FindStringSubmatch(lines[1])
+	if m == nil {
+		t.Fatalf("row %q does not match Kafka's format", lines[1])
+	}
+	// Kafka counts key + value bytes; the records have no key.
+	if m[1] != "195.3125" || m[2] != "200000" {
+		t.Errorf("row reports %s MB, %s records; want 195.3125 MB (200000 x 1024 B), 200000", m[1], m[2])
+	}
+	if reportValue(t, report, "CONSUME", "Return=OK") != "200000" {
+		t.Errorf("[CONSUME] Return=OK is not 200000")
+	}
+	t.Logf("consumer-perf 1 KB: %s", lines[1])
+
+	// Detailed mode over the 300 KB records.
+	code, stdout, stderr = gobench(t, t.Context(), "consumer-perf", "--topic", big, "--messages", "2000",
+		"--show-detailed-stats", "--reporting-interval", "500", "--group", "gobenchtest-"+id, "--timeout", "20000")
+	if code != 0 {
+		t.Fatalf("consumer-perf --show-detailed-stats: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	lines, report = kafkaLines(t, stdout)
+	if len(lines) < 1 || lines[0] != kDetailedHeader {
+		t.Fatalf("detailed output %q, want the detailed header first", lines)
+	}
+	for _, l := range lines[1:] {
+		if !kDetail.MatchString(l) {
+			t.Errorf("detailed row %q does not match Kafka's format", l)
+		}
+	}
+	if got := reportValue(t, report, "CONSUME", "Return=OK"); got != "2000" {
+		t.Errorf("[CONSUME] Return=OK = %s, want 2000", got)
+	}
+	t.Logf("consumer-perf 300 KB: %d detailed rows", len(lines)-1)
+}
+
+// TestYCSBOnKafka loads and runs workloads A and D on -db kafka; each run is
+// a new DB, so reads go through the index rebuilt from the topic.
+func TestYCSBOnKafka(t *testing.T) {
+	requireKafka(t)
+	id := strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
+	for _, w := range []string{"workloada", "workloadd"} {
+		table := "gobenchtest_" + w + "_" + id
+		common := []string{"-db", "kafka", "-P", "workloads/" + w, "-p", "table=" + table, "-p", "recordcount=1000",
+			"-p", "operationcount=2000", "-threads", "4", "-p", "kafka.partitions=3"}
+		for _, phase := range []string{"load", "run"} {
+			code, stdout, stderr := gobench(t, t.Context(), append([]string{phase}, common...)...)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s", phase, w, code, stderr)
+			}
+			_, report := kafkaLines(t, stdout)
+			for _, l := range report {
+				if strings.Contains(l, "Return=") && !strings.Contains(l, "Return=OK") {
+					t.Errorf("%s %s: %s", phase, w, l)
+				}
+			}
+			ops := map[string]string{"load": "INSERT", "run": "READ"}[phase]
+			if got := reportValue(t, report, ops, "Return=OK"); got == "" || got == "0" {
+				t.Errorf("%s %s: [%s] Return=OK = %q", phase, w, ops, got)
+			}
+			t.Logf("%s %s: [%s] Return=OK %s, throughput %s ops/s", phase, w, ops, reportValue(t, report, ops, "Return=OK"),
+				reportValue(t, report, "OVERALL", "Throughput(ops/sec)"))
+		}
+	}
+}
+
+// TestProducerPerfSurvivesStoppedBroker freezes the broker (SIGSTOP) for 6 s
+// during a throttled producer-perf run: the run must end in bounded time
+// with the failures counted and the report printed.
+func TestProducerPerfSurvivesStoppedBroker(t *testing.T) {
+	requireKafka(t)
+	pidFile := os.Getenv("GOBENCH_RUN")
+	if pidFile == "" {
+		pidFile = "/tmp/gobench-testenv"
+	}
+	b, err := os.ReadFile(pidFile + "/kafka/pid")
+	if err != nil {
+		t.Skipf("no testenv Kafka pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Skipf("bad pid file: %v", err)
+	}
+	topic := "gobenchtest_stop_" + strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
+	go func() {
+		time.Sleep(2 * time.Second)
+		syscall.Kill(pid, syscall.SIGSTOP)
+		defer syscall.Kill(pid, syscall.SIGCONT)
+		time.Sleep(6 * time.Second)
+	}()
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	start := time.Now()
+	code, stdout, stderr := gobench(t, ctx, "producer-perf", "--topic", topic, "--num-records", "100000", "--record-size", "100",
+		"--throughput", "10000", "--producer-props", "acks=1", "request.timeout.ms=2000")
+	took := time.Since(start)
+	lines, report := kafkaLines(t, stdout)
+	if len(lines) == 0 || !kSummary.MatchString(lines[len(lines)-1]) {
+		t.Fatalf("no Kafka summary line after a broker stall (exit %d):\n%s\n%s", code, stdout, stderr)
+	}
+	if took > 60*time.Second {
+		t.Errorf("run took %v with a 6 s broker stall, want well under 60 s", took)
+	}
+	failed := reportValue(t, report, "PRODUCE-FAILED", "Operations")
+	ok := reportValue(t, report, "PRODUCE", "Return=OK")
+	t.Logf("broker stalled 6 s: exit %d in %v; OK %s, failed %s; %s", code, took.Round(time.Millisecond), ok, failed, lines[len(lines)-1])
+	if n, _ := strconv.Atoi(failed); n == 0 || code != exitFailed {
+		t.Errorf("failed records %q, exit %d; want some failures counted and exit %d", failed, code, exitFailed)
+	}
+}
