@@ -51,6 +51,7 @@ func (e *RemoteError) Error() string {
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}
+	msg = strings.TrimPrefix(msg, e.Class+": ") // Java's toString repeats the class
 	if msg == "" {
 		return e.Class
 	}

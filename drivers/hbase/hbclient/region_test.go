@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -120,8 +119,14 @@ func TestClassify(t *testing.T) {
 	if !errors.Is(&RemoteError{Class: pkg + "TableExistsException"}, ErrTableExists) {
 		t.Errorf("TableExistsException is not ErrTableExists")
 	}
-	if e := (&RemoteError{Class: "C", Message: "m1\n\tat x"}); e.Error() != "C: m1" || !strings.HasPrefix((&RemoteError{Class: "C"}).Error(), "C") {
-		t.Errorf("RemoteError text %q", e.Error())
+	for _, tc := range []struct{ class, msg, want string }{
+		{"C", "m1\n\tat x", "C: m1"},
+		{"a.B", "a.B: gone\n\tat x", "a.B: gone"},
+		{"C", "", "C"},
+	} {
+		if got := (&RemoteError{Class: tc.class, Message: tc.msg}).Error(); got != tc.want {
+			t.Errorf("RemoteError{%q, %q}.Error() = %q, want %q", tc.class, tc.msg, got, tc.want)
+		}
 	}
 }
 
