@@ -11,10 +11,11 @@
 //   - Connections: one TCP connection per (server, service), shared by every
 //     goroutine. It opens with the "HBas" preamble (auth SIMPLE) and a
 //     ConnectionHeader without a cell-block codec, so every cell travels
-//     inline in protobuf (no cell blocks to parse). Frames are written whole
-//     under a mutex; one reader goroutine matches responses to waiting calls
-//     by call id, so many calls are in flight per connection and answers may
-//     come in any order. A call waits for its response, its context, or the
+//     inline in protobuf (no cell blocks to parse). Callers queue whole
+//     frames and one of them at a time writes the queue, so concurrent calls
+//     share system calls; one reader goroutine matches responses to waiting
+//     calls by call id, so many calls are in flight per connection and
+//     answers may come in any order. A call waits for its response, its context, or the
 //     RPC timeout (the server is told the remaining time). A dead connection
 //     fails every pending call with an error wrapping [ErrConnection] and is
 //     re-dialled on next use.
@@ -29,9 +30,13 @@
 //     errors return at once as a [*RemoteError].
 //   - Allocation: the per-operation paths (Get, Mutate, Scan requests and
 //     Result decoding) are encoded and decoded by hand with protowire into
-//     pooled buffers; a reused [Result] owns the returned bytes. Get and
-//     Mutate allocate nothing in steady state. Meta lookups, Multi responses
-//     and admin calls use the generated messages.
+//     pooled buffers; a reused [Result] owns the returned bytes. Get, Mutate
+//     and Scan allocate nothing in steady state; a Multi allocates a few
+//     times per call, not per mutation (responses without exceptions are
+//     checked without decoding). Meta lookups, failed Multi responses and
+//     admin calls use the generated messages.
+//   - Tests: drivers/hbase/hbtest fakes the server side in memory;
+//     Options.Dial and Options.MetaServer point a client at it.
 //
 // Example:
 //
