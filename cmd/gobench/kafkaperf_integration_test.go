@@ -191,7 +191,8 @@ func TestYCSBOnKafka(t *testing.T) {
 }
 
 // TestProducerPerfSurvivesStoppedBroker freezes the broker (SIGSTOP) for 6 s
-// during a throttled producer-perf run: the run must end in bounded time
+// during a throttled producer-perf run whose requests time out after 0.5 s
+// (3 attempts): the run must end in bounded time
 // with the failures counted and the report printed.
 func TestProducerPerfSurvivesStoppedBroker(t *testing.T) {
 	requireKafka(t)
@@ -219,7 +220,7 @@ func TestProducerPerfSurvivesStoppedBroker(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	code, stdout, stderr := gobench(t, ctx, "producer-perf", "--topic", topic, "--num-records", "100000", "--record-size", "100",
-		"--throughput", "10000", "--producer-props", "acks=1", "request.timeout.ms=2000")
+		"--throughput", "10000", "--producer-props", "acks=1", "request.timeout.ms=500")
 	took := time.Since(start)
 	lines, report := kafkaLines(t, stdout)
 	if len(lines) == 0 || !kSummary.MatchString(lines[len(lines)-1]) {
