@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"time"
@@ -241,5 +242,6 @@ func (t *dfsioTask) fail(ctx context.Context, err error) {
 	t.w, t.r = nil, nil
 	i := t.idx
 	t.idx = -1
-	t.j.finish(ctx, t, DFSIOFile{Name: t.j.cfg.FileName(i), Bytes: t.done, Err: err}, i)
+	name := t.j.cfg.FileName(i)
+	t.j.finish(ctx, t, DFSIOFile{Name: name, Bytes: t.done, Err: fmt.Errorf("%s: %w", name, err)}, i)
 }

@@ -244,7 +244,7 @@ func TestDFSIOFailuresAreCounted(t *testing.T) {
 	if got := res.Snapshot.Lookup("WRITE").Codes[drivers.Error]; got != 1 {
 		t.Errorf("WRITE errors %d, want 1", got)
 	}
-	if g := s.GobenchLines(); !strings.Contains(g[len(g)-1], "Failed files: 1 of 3 (first: injected write failure)") {
+	if g := s.GobenchLines(); !strings.Contains(g[len(g)-1], "Failed files: 1 of 3 (first: /b/io_data/test_io_1: injected write failure)") {
 		t.Errorf("gobench lines %q", g)
 	}
 	// Reading files that are not there: every open fails, the run ends.

@@ -102,7 +102,11 @@ func (w *writer) Write(b []byte) (int, error) {
 	if err := w.deadline(); err != nil {
 		return 0, err
 	}
-	return w.f.Write(b)
+	n, err := w.f.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("hdfs: write: %w", err)
+	}
+	return n, nil
 }
 
 func (w *writer) Close() error {
@@ -110,7 +114,10 @@ func (w *writer) Close() error {
 		w.f.Close()
 		return err
 	}
-	return closeWriter(w.f)
+	if err := closeWriter(w.f); err != nil {
+		return fmt.Errorf("hdfs: close: %w", err)
+	}
+	return nil
 }
 
 type reader struct {
