@@ -39,8 +39,8 @@ func appendRandomValue(dst []byte, r *rand.Rand, n int) []byte {
 
 // appendIntegrityValue appends the deterministic value of (key, field) of
 // length n that Java YCSB's dataintegrity mode writes: key + ":" + field,
-// then ":" + Java String.hashCode of everything built so far, repeated until
-// at least n bytes, cut to n.
+// then, until at least n bytes: append ":", then the decimal Java
+// String.hashCode of everything built so far (the ":" included); cut to n.
 func appendIntegrityValue(dst []byte, key []byte, field string, n int) []byte {
 	start := len(dst)
 	var h int32
@@ -54,10 +54,10 @@ func appendIntegrityValue(dst []byte, key []byte, field string, n int) []byte {
 	dst = append(dst, field...)
 	add(dst[start:])
 	for len(dst)-start < n {
-		hash := h // hashCode of the string built so far
-		mark := len(dst)
 		dst = append(dst, ':')
-		dst = strconv.AppendInt(dst, int64(hash), 10)
+		h = 31*h + ':'
+		mark := len(dst)
+		dst = strconv.AppendInt(dst, int64(h), 10)
 		add(dst[mark:])
 	}
 	return dst[:start+n]
