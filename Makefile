@@ -39,8 +39,8 @@ test-integration:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./generator/ ./measure/ ./workload/ ./drivers/...
 
-proto:
-	$(GO) generate ./drivers/hbase/...
+proto:  # needs protoc and protoc-gen-go v1.36.12 on PATH
+	$(GO) generate ./drivers/hbase/pb
 
 clean:
 	rm -rf gobench gobench-data
