@@ -54,7 +54,14 @@ func TestHDFSWriteReadListDelete(t *testing.T) {
 	if _, err := w.Write(data); err != nil {
 		t.Fatalf("write %s: %v", name, err)
 	}
-	if err := w.Close(); err != nil {
+	// Close may report "replication in progress" until the DataNode's block report reaches
+	// the NameNode; retry with backoff, as the Java client does.
+	err = w.Close()
+	for wait := 10 * time.Millisecond; hdfs.IsErrReplicating(err) && wait < 10*time.Second; wait *= 2 {
+		time.Sleep(wait)
+		err = w.Close()
+	}
+	if err != nil {
 		t.Fatalf("close %s: %v", name, err)
 	}
 
