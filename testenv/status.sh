@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# testenv/status.sh: one line per testenv server: up/down, pid, RSS, address, log.
+# Exit 0 if every server named (default: all) is up, 1 otherwise.
+set -u -o pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
+rc=0
+line() { # NAME PIDFILE TAG ADDR LOG
+	if te_pid_alive "$2" "$3"; then
+		printf '%-8s up    pid %-7s RSS %5s MiB  %-22s log %s\n' "$1" "$(cat "$2")" "$(te_rss_mib "$2")" "$4" "$5"
+	else
+		printf '%-8s down\n' "$1"
+		rc=1
+	fi
+}
+for n in "${names[@]}"; do
+	case $n in
+	kafka) line kafka "$TE_RUN/kafka/pid" kafka 127.0.0.1:9092 "$TE_RUN/kafka/server.out" ;;
+	hdfs)
+		line hdfs-nn "$TE_RUN/hdfs/nn.pid" hdfs-nn 127.0.0.1:9000 "$TE_RUN/hdfs/nn.out"
+		line hdfs-dn "$TE_RUN/hdfs/dn.pid" hdfs-dn 127.0.0.1:9866 "$TE_RUN/hdfs/dn.out"
+		;;
+	hbase) line hbase "$TE_RUN/hbase/pid" hbase "zk 127.0.0.1:2181" "$TE_RUN/hbase/master.out" ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	esac
+done
+exit $rc
