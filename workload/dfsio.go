@@ -11,7 +11,13 @@ import (
 	"github.com/gobench/gobench/props"
 )
 
-// KindDFSIO is Hadoop's TestDFSIO as a workload kind (workload=dfsio).
+// KindDFSIO is Hadoop's TestDFSIO as a workload kind (workload=dfsio), for
+// example `gobench run -db hdfs -p workload=dfsio -p dfsio.test=write
+// -p dfsio.nrfiles=4 -p dfsio.size=64MB`: the run prints YCSB's report of
+// the OPEN, WRITE/READ/APPEND/TRUNCATE, CLOSE and FILE measurements. `gobench
+// dfsio` takes TestDFSIO's own options and also prints TestDFSIO's summary
+// ([DFSIO.Summary]). The phase (load or run) does not matter, and
+// threadcount, when given, bounds the files processed at once.
 const KindDFSIO = "dfsio"
 
 // DFSIOTest is one of TestDFSIO's test types.
