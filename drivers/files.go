@@ -14,8 +14,9 @@ import (
 // reported as an error wrapping [ErrNotFound]. Like the Conn, a FileSystem
 // and the streams it returns are used by one goroutine at a time.
 //
-// Streams honour ctx: once it is cancelled, blocked and later calls on the
-// stream fail promptly (a driver may implement this with I/O deadlines).
+// Streams honour the ctx they were opened with: once it is done, further
+// calls on the stream fail at once; a call in progress is bounded by the
+// driver's own I/O timeout (hdfs.timeout for HDFS).
 // Buffers passed to Write, Read and ReadAt are the caller's; a stream keeps
 // no reference to them after the call returns.
 type FileSystem interface {
