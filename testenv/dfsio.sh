@@ -12,7 +12,8 @@
 #   testenv/dfsio.sh -read  -nrFiles 4 -size 64MB -resFile /tmp/dfsio.log
 #   testenv/dfsio.sh -D mapreduce.local.map.tasks.maximum=2 -write -nrFiles 4 -size 64MB
 #   testenv/dfsio.sh -clean
-# Files go under /benchmarks/TestDFSIO (-Dtest.build.data=... to change).
+# Files go under /benchmarks/TestDFSIO (-Dtest.build.data=... to change). Without -resFile
+# the summary is appended to $GOBENCH_RUN/TestDFSIO_results.log (not ./).
 # JVM options: DFSIO_JAVA_OPTS (default -Xmx1g).
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -31,6 +32,12 @@ te_xml_props "$conf/mapred-site.xml" mapreduce.framework.name=local
 te_log4j1 "$conf/log4j.properties" WARN
 # TestDFSIO prints its results through its logger at INFO.
 echo 'log4j.logger.org.apache.hadoop.fs.TestDFSIO=INFO' >>"$conf/log4j.properties"
+# TestDFSIO appends its summary to ./TestDFSIO_results.log unless -resFile is given: keep it
+# out of the working tree.
+res=(-resFile "$TE_RUN/TestDFSIO_results.log")
+for a in "$@"; do
+	[ "$a" = -resFile ] && res=()
+done
 # shellcheck disable=SC2086
 exec "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" ${DFSIO_JAVA_OPTS:--Xmx1g} \
-	-cp "$conf:$TE_CP" org.apache.hadoop.fs.TestDFSIO "$@"
+	-cp "$conf:$TE_CP" org.apache.hadoop.fs.TestDFSIO "$@" "${res[@]}"
