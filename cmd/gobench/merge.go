@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,7 +17,6 @@ import (
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
 	rep "github.com/gobench/gobench/report"
-	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -314,17 +314,18 @@ func (m *mergeResult) writeClientTable(w io.Writer) error {
 }
 
 func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := pflag.NewFlagSet("merge", pflag.ContinueOnError)
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	out := fs.StringP("output", "o", "", "write the merged result document (JSON) to this file")
-	if err := fs.Parse(args); err != nil {
+	out := fs.String("o", "", "write the merged result document (JSON) to this file")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		return usageErr(errors.New("merge: give the result files (written with -p exporter=json -p exportfile=PATH)"))
 	}
 	var cs []*clientResult
-	for _, p := range fs.Args() {
+	for _, p := range files {
 		c, err := readResultFile(p)
 		if err != nil {
 			return usageErr(fmt.Errorf("merge: %w", err))

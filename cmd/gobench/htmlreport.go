@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	rep "github.com/gobench/gobench/report"
+)
+
+func init() {
+	commands["report"] = command{"draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd}
+}
+
+func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	out := fs.String("o", "report.html", "the HTML file, or the directory for -format png|svg")
+	format := fs.String("format", "html", "html, png or svg")
+	title := fs.String("title", "", "page title (default: the file names)")
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageErr(fmt.Errorf("report: %w", err))
+	}
+	if len(files) == 0 {
+		return usageErr(errors.New("report: give the result files (written with -p exporter=json -p exportfile=PATH, or by gobench merge -o)"))
+	}
+	switch *format {
+	case "html", "png", "svg":
+	default:
+		return usageErr(fmt.Errorf("report: -format %q (allowed: html, png, svg)", *format))
+	}
+	doc := rep.Document{Title: *title, Knee: -1}
+	var names []string
+	for _, p := range files {
+		c, err := readResultFile(p)
+		if err != nil {
+			return usageErr(fmt.Errorf("report: %w", err))
+		}
+		name := filepath.Base(p)
+		r, err := rep.RunFromResult(name, c.doc)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		r.Warnings = c.extra.Warnings
+		doc.Runs = append(doc.Runs, r)
+		names = append(names, name)
+	}
+	if doc.Title == "" {
+		doc.Title = "gobench: " + strings.Join(names, ", ")
+	}
+	return writeDocument(&doc, *format, *out, stderr)
+}
+
+// writeDocument writes doc as an HTML page (format html, out a file) or as
+// one image file per figure (png or svg, out a directory), naming what it
+// wrote on stderr.
+func writeDocument(doc *rep.Document, format, out string, stderr io.Writer) error {
+	if format != "html" {
+		figs, err := rep.Figures(doc)
+		if err != nil {
+			return err
+		}
+		paths, err := rep.WriteFigures(out, format, figs)
+		for _, p := range paths {
+			fmt.Fprintf(stderr, "Wrote %s\n", p)
+		}
+		return err
+	}
+	tmp := out + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := rep.WriteHTML(f, doc); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("report: %w", err)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	fmt.Fprintf(stderr, "Wrote %s\n", out)
+	return nil
+}
+
+// parseInterspersed parses flags anywhere among the positional arguments
+// (gobench merge a.json -o m.json b.json) and returns the positional ones.
+// Flags take one or two dashes, as with the standard flag package.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}

@@ -1,0 +1,155 @@
+package report
+
+import (
+	"bytes"
+	"html"
+	"image/png"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/measure"
+)
+
+// fakeRun builds a run with n intervals of one second; op latencies of the
+// k-th interval are 100·(k+1) µs plus a spread, and every 10th UPDATE fails.
+func fakeRun(t *testing.T, n int) Run {
+	t.Helper()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	col := measure.NewCollector(measure.Layout{Series: []string{"READ", "UPDATE", "CLEANUP"}, Codes: []string{"OK", "ERROR"}}, measure.Options{Start: t0})
+	rec := col.NewRecorder()
+	var ivs []*measure.Snapshot
+	for k := 0; k < n; k++ {
+		for i := 0; i < 1000; i++ {
+			lat := time.Duration(100*(k+1)+i%200) * time.Microsecond
+			rec.Record(0, lat)
+			rec.Count(0, 0)
+			rec.Record(1, 2*lat)
+			if i%10 == 0 {
+				rec.Count(1, 1)
+			} else {
+				rec.Count(1, 0)
+			}
+			rec.Done(2)
+		}
+		ivs = append(ivs, col.Cut(t0.Add(time.Duration(k+1)*time.Second)))
+	}
+	return Run{Name: "fake", Total: col.Total(), Intervals: ivs, RunTime: time.Duration(n) * time.Second}
+}
+
+func TestSummarize(t *testing.T) {
+	r := fakeRun(t, 3)
+	s := Summarize(r.Total)
+	if s.Ops != 6000 || s.Samples != 6000 || s.Errors != 300 {
+		t.Errorf("Summarize = %+v, want 6000 ops, 6000 samples, 300 errors", s)
+	}
+	// Half the samples are READ (100..499 µs), half UPDATE (200..998 µs):
+	// the merged median lies between, p99 near UPDATE's top.
+	if s.P50 < 250 || s.P50 > 450 || s.P99 < 850 || s.P99 > 1000 || s.P999 < s.P99 {
+		t.Errorf("percentiles p50 %d, p99 %d, p99.9 %d: want p50 in 250..450, p99 in 850..1000, p99.9 >= p99", s.P50, s.P99, s.P999)
+	}
+}
+
+func TestKnee(t *testing.T) {
+	step := func(th int, tp float64, p99 int64) SweepStep {
+		return SweepStep{Threads: th, Throughput: tp, Summary: Summary{P99: p99}}
+	}
+	cases := []struct {
+		name  string
+		steps []SweepStep
+		want  int
+	}{
+		{"none", nil, -1},
+		{"one step", []SweepStep{step(1, 100, 10)}, -1},
+		{"scales", []SweepStep{step(1, 100, 10), step(2, 190, 11), step(4, 370, 12)}, -1},
+		{"flat then", []SweepStep{step(10, 100, 10), step(50, 400, 12), step(100, 410, 30), step(500, 405, 200)}, 1},
+		{"flat but p99 falls", []SweepStep{step(10, 100, 10), step(50, 102, 9), step(100, 103, 20)}, 1},
+		{"exactly 5%", []SweepStep{step(1, 100, 10), step(2, 105, 20)}, -1},
+		{"drops", []SweepStep{step(1, 100, 10), step(2, 80, 20)}, 0},
+	}
+	for _, c := range cases {
+		if got := Knee(c.steps); got != c.want {
+			t.Errorf("%s: Knee(%+v) = %d, want %d", c.name, c.steps, got, c.want)
+		}
+	}
+}
+
+func TestFiguresRenderPNG(t *testing.T) {
+	r := fakeRun(t, 5)
+	steps := []SweepStep{{Threads: 10, Throughput: 100}, {Threads: 100, Throughput: 500}, {Threads: 1000, Throughput: 510, Summary: Summary{P99: 5}}}
+	figs, err := Figures(&Document{Runs: []Run{r}, Sweep: steps, Knee: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, ","); got != "sweep-throughput,sweep-p99,throughput,latency,spectrum" {
+		t.Fatalf("figures %s", got)
+	}
+	b, err := figs[4].Render("png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8×4 inches at gonum's default 96 dpi, with more than a few colours
+	// (axes, text, two curves).
+	if bd := img.Bounds(); bd.Dx() != 768 || bd.Dy() != 384 {
+		t.Errorf("PNG is %v, want 768×384", bd)
+	}
+	colors := map[[4]uint32]bool{}
+	for y := 0; y < img.Bounds().Dy(); y += 2 {
+		for x := 0; x < img.Bounds().Dx(); x += 2 {
+			r, g, b, a := img.At(x, y).RGBA()
+			colors[[4]uint32{r, g, b, a}] = true
+		}
+	}
+	if len(colors) < 10 {
+		t.Errorf("the PNG has %d colours: blank?", len(colors))
+	}
+	if _, err := figs[0].Render("gif"); err == nil || !strings.Contains(err.Error(), "gif") {
+		t.Errorf("Render(gif) = %v, want an error naming gif", err)
+	}
+}
+
+func TestSpectrumCurvesAreMonotone(t *testing.T) {
+	r := fakeRun(t, 2)
+	p, err := SpectrumPlot(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The plot's data range: from the minimum (100 µs) to UPDATE's maximum
+	// (2·(200+199) µs, within HDR's 3 significant digits).
+	if p.Y.Max < 790 || p.Y.Max > 800 || p.X.Min != 1 || p.X.Max < 1000 {
+		t.Errorf("spectrum range x %v..%v, y max %v; want x from 1 past 1000 (2000 samples), y max ≈ 798", p.X.Min, p.X.Max, p.Y.Max)
+	}
+}
+
+func TestWriteHTMLIsSelfContained(t *testing.T) {
+	r := fakeRun(t, 3)
+	r.Warnings = []string{"client CPU at 97% of 1 core"}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, &Document{Title: "t <1>", Runs: []Run{r}, Knee: -1}); err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(b.String())
+	if n := strings.Count(page, `src="data:image/svg+xml;base64,`); n != 3 {
+		t.Errorf("%d embedded images, want 3", n)
+	}
+	if m := regexp.MustCompile(`(src|href)="(https?:)?//`).FindString(page); m != "" {
+		t.Errorf("the page loads %s from the network", m)
+	}
+	for _, want := range []string{"<h1>t <1></h1>", "client CPU at 97%", "<td>READ</td><td>3000</td>", "<td>UPDATE</td><td>3000</td>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, "CLEANUP") {
+		t.Errorf("CLEANUP shows as an operation")
+	}
+}
