@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# testenv/hbase-create-table.sh [TABLE [FAMILY [NSPLITS]]] [--drop]
+# testenv/hbase-create-table.sh [TABLE [FAMILY [NSPLITS]]] [--drop|--delete]
 # Create an HBase table on the testenv HBase (ZooKeeper 127.0.0.1:2181), pre-split as
 # YCSB's HBase README prescribes: NSPLITS split points "user"+(1000+i*(9999-1000)/NSPLITS).
-# Defaults: usertable family 16. An existing table is kept unless --drop is given.
+# Defaults: usertable family 16. An existing table is kept unless --drop is given;
+# --delete only disables and deletes TABLE.
 # The helper (testenv/java/CreateTable.java) is compiled with javac against the HBase jars.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 drop=
 args=()
 for a in "$@"; do
-	if [ "$a" = --drop ]; then drop=--drop; else args+=("$a"); fi
+	case $a in
+	--drop | --delete) drop=$a ;;
+	*) args+=("$a") ;;
+	esac
 done
 table=${args[0]:-usertable}
 family=${args[1]:-family}

@@ -3,9 +3,10 @@
 // i.e. n+1 regions. Used by testenv/hbase-create-table.sh; reads hbase-site.xml from
 // the classpath.
 //
-// Usage: CreateTable TABLE FAMILY NSPLITS [--drop]
+// Usage: CreateTable TABLE FAMILY NSPLITS [--drop|--delete]
 //   --drop: disable and delete an existing table first; without it an existing table
 //   is left as it is (exit 0, with a note).
+//   --delete: only disable and delete the table (if it exists), create nothing.
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ public final class CreateTable {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 3) {
-      System.err.println("usage: CreateTable TABLE FAMILY NSPLITS [--drop]");
+      System.err.println("usage: CreateTable TABLE FAMILY NSPLITS [--drop|--delete]");
       System.exit(2);
     }
     TableName table = TableName.valueOf(args[0]);
@@ -48,7 +49,8 @@ public final class CreateTable {
       System.err.println("NSPLITS " + args[2] + ": want an integer >= 0");
       System.exit(2);
     }
-    boolean drop = args.length > 3 && args[3].equals("--drop");
+    boolean deleteOnly = args.length > 3 && args[3].equals("--delete");
+    boolean drop = deleteOnly || (args.length > 3 && args[3].equals("--drop"));
     Configuration conf = HBaseConfiguration.create();
     try (Connection conn = ConnectionFactory.createConnection(conf);
         Admin admin = conn.getAdmin()) {
@@ -62,6 +64,9 @@ public final class CreateTable {
         }
         admin.deleteTable(table);
         System.out.println("dropped table " + table);
+      }
+      if (deleteOnly) {
+        return;
       }
       TableDescriptorBuilder td = TableDescriptorBuilder.newBuilder(table)
           .setColumnFamily(ColumnFamilyDescriptorBuilder.of(family));
