@@ -13,6 +13,11 @@
 //
 // The only non-test code is DecodeMetaRegionServer, a hand-written decoder of the
 // /hbase/meta-region-server znode (ZKMetadata prefix, "PBUF" magic, MetaRegionServer
-// protobuf), unit-tested without servers. Imports: the standard library and
-// google.golang.org/protobuf/encoding/protowire only (tests add the client libraries).
+// protobuf), unit-tested without servers:
+//
+//	data, _, err := zkConn.Get("/hbase/meta-region-server")
+//	mr, err := smoke.DecodeMetaRegionServer(data) // mr.Host, mr.Port: where hbase:meta is
+//
+// Imports: the standard library and google.golang.org/protobuf/encoding/protowire only
+// (tests add the client libraries).
 package smoke

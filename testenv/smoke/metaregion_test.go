@@ -2,6 +2,7 @@ package smoke
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,4 +73,16 @@ func TestDecodeMetaRegionServer(t *testing.T) {
 			t.Errorf("%s: DecodeMetaRegionServer(%x) = %+v, %v; want %+v", tc.name, tc.data, got, err, tc.want)
 		}
 	}
+}
+
+func ExampleDecodeMetaRegionServer() {
+	// data as read from ZooKeeper's /hbase/meta-region-server (zk.Conn.Get).
+	data := znode(true, "localhost", 16020, 1795977183105, 3, false)
+	mr, err := DecodeMetaRegionServer(data)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Printf("%s:%d open=%v\n", mr.Host, mr.Port, mr.State == 3)
+	// Output: localhost:16020 open=true
 }
