@@ -47,6 +47,7 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
 	p.Add(plotter.NewGrid())
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs = vg.Points(8)
 	return p
@@ -231,6 +232,9 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 	}
 	mk := func(title, y string, pts plotter.XYs, color int) (*plot.Plot, error) {
 		p := newPlot(title, "threads", y)
+		if color == 0 { // throughput flattens to the right: legend bottom right
+			p.Legend.Top, p.Legend.Left = false, false
+		}
 		if len(steps) > 1 && steps[0].Threads > 0 && steps[len(steps)-1].Threads >= 10*steps[0].Threads {
 			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -267,3 +271,24 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 }
 
 var color2red = color.RGBA{R: 220, A: 255}
+
+// plainTicks are gonum's default ticks labelled without trailing zeros
+// ("25", "0.5" rather than "25.00", "0.50").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = plainNumber(ts[i].Value)
+		}
+	}
+	return ts
+}
+
+func plainNumber(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}

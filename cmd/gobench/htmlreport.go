@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	rep "github.com/gobench/gobench/report"
@@ -23,6 +25,7 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("o", "report.html", "the HTML file, or the directory for -format png|svg")
 	format := fs.String("format", "html", "html, png or svg")
 	title := fs.String("title", "", "page title (default: the file names)")
+	sweep := fs.Bool("sweep", false, "the files are the steps of a thread sweep (gobench sweep -keep DIR): add the sweep plots and table")
 	files, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageErr(fmt.Errorf("report: %w", err))
@@ -42,7 +45,7 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return usageErr(fmt.Errorf("report: %w", err))
 		}
-		name := filepath.Base(p)
+		name := strings.TrimSuffix(filepath.Base(p), ".json")
 		r, err := rep.RunFromResult(name, c.doc)
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
@@ -50,6 +53,26 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		r.Warnings = c.extra.Warnings
 		doc.Runs = append(doc.Runs, r)
 		names = append(names, name)
+		if *sweep {
+			n, err := strconv.Atoi(c.doc.Config["threadcount"])
+			if err != nil {
+				return usageErr(fmt.Errorf("report -sweep: %s has no threadcount in its configuration", p))
+			}
+			doc.Sweep = append(doc.Sweep, rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total)})
+		}
+	}
+	if *sweep {
+		idx := make([]int, len(doc.Sweep))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return doc.Sweep[idx[i]].Threads < doc.Sweep[idx[j]].Threads })
+		steps, runs := make([]rep.SweepStep, len(idx)), make([]rep.Run, len(idx))
+		for k, i := range idx {
+			steps[k], runs[k] = doc.Sweep[i], doc.Runs[i]
+		}
+		doc.Sweep, doc.Runs = steps, runs
+		doc.Knee = rep.Knee(doc.Sweep)
 	}
 	if doc.Title == "" {
 		doc.Title = "gobench: " + strings.Join(names, ", ")
