@@ -8,13 +8,14 @@
 #   make test-unit   only the quick part (no servers)
 #   make bench       Go micro-benchmarks (allocations, hot paths)
 #   make proto       regenerate the HBase protobuf code (needs protoc)
+#   make servers-up / servers-down / servers-status   the real servers by hand
 
 GO        ?= go
 SERVERS   ?= kafka hdfs hbase
 PKGS      := ./...
 export CGO_ENABLED ?= 0
 
-.PHONY: build test test-unit test-integration vet bench proto clean
+.PHONY: build test test-unit test-integration vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
@@ -35,6 +36,19 @@ test-integration:
 	CGO_ENABLED=1 $(GO) test -race -count=1 -tags integration -timeout 30m $(PKGS) || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
 	exit $$status
+
+servers-up:
+	testenv/up.sh $(SERVERS)
+
+servers-down:
+	testenv/down.sh $(SERVERS)
+
+servers-status:
+	testenv/status.sh $(SERVERS)
+
+# Runs each Java tool (YCSB, Kafka perf, TestDFSIO) once on tiny data.
+test-tools:
+	testenv/tools-smoke.sh $(SERVERS)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./generator/ ./measure/ ./workload/ ./drivers/...
