@@ -73,3 +73,37 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkConsume measures Consume over a topic of 100-byte records
+// produced first (b.N of them), one group member.
+func BenchmarkConsume(b *testing.B) {
+	requireKafka(&testing.T{})
+	ctx := context.Background()
+	topic := "gobenchbench_" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	db := openDB(&testing.T{}, KeyBrokers, broker, KeyAcks, "1", KeyGroup, topic).(*DB)
+	defer db.Close()
+	defer db.DropTable(ctx, topic)
+	c, _ := db.Open(ctx)
+	p := c.(*conn)
+	value := make([]byte, 100)
+	sem := make(chan struct{}, 1<<16)
+	for i := 0; i < b.N; i++ {
+		sem <- struct{}{}
+		if err := p.Produce(ctx, topic, nil, value, 0, func(int64, error) { <-sem }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	p.Flush(ctx)
+	n := 0
+	fn := func(k, v []byte) { n += len(v) }
+	b.ReportAllocs()
+	b.SetBytes(100)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := p.Consume(ctx, topic, fn); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	p.Close(ctx)
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# bench/kafka.sh [-n RECORDS_100B] [-N RECORDS_300KB] [-p "k=v ..."]
+# gobench producer-perf / consumer-perf against Kafka's ProducerPerformance and
+# ConsumerPerformance (testenv/kafka-perf.sh, same Kafka version as the broker) on the
+# testenv Kafka at 127.0.0.1:9092, in one run, for 100 B and 300 KB records:
+#   1. unthrottled: Java producer, then gobench producer, each to its own new topic
+#      (same producer properties); MB/s ratio gobench/Java;
+#   2. throttled at half Java's unthrottled rate (same --throughput for both), where
+#      latency is the client's and not queueing in buffer.memory: p99 ratio Java/gobench
+#      (>= 1 means gobench's p99 is as low or lower; integer ms as both tools print, floored at 1);
+#   3. consumers: Java's, then gobench's, each in a new group over the topic Java produced
+#      in step 1; MB/s ratio gobench/Java (MB.sec and fetch.MB.sec, as printed).
+# Defaults: -n 2000000 -N 2000 -p "acks=all linger.ms=5 batch.size=16384" (Java 4.x defaults).
+set -u -o pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+n100=2000000 n300=2000 props="acks=all linger.ms=5 batch.size=16384"
+while getopts "n:N:p:" o; do
+	case $o in
+	n) n100=$OPTARG ;; N) n300=$OPTARG ;; p) props=$OPTARG ;;
+	*) echo "usage: bench/kafka.sh [-n RECORDS_100B] [-N RECORDS_300KB] [-p \"k=v ...\"]" >&2; exit 2 ;;
+	esac
+done
+tmp=$(mktemp -d /tmp/gobench-bench-kafka.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+testenv/up.sh kafka >&2 || exit 1
+go build -o "$tmp/gobench" ./cmd/gobench || exit 1
+id=$(date +%s)
+# shellcheck disable=SC2206
+pp=($props)
+
+# fin FILE: the producer's final line; fields: 1 records, 4 records/sec, 6 MB/sec, 16 p50 ms, 22 p99 ms.
+fin() { grep -E '^[0-9]+ records sent, .* 99\.9th\.$' "$1" | tail -1; }
+col() { echo "$2" | awk -v c="$1" '{ gsub(/[(),]/, ""); print $c }'; }
+# row FILE: the consumer's summary row; fields (comma-separated): 4 MB.sec, 10 fetch.MB.sec.
+row() { grep -E '^[0-9]{4}-[0-9][0-9]-[0-9][0-9] ' "$1" | tail -1; }
+rcol() { echo "$2" | awk -F', ' -v c="$1" '{ print $c }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+p99ratio() { awk -v j="$1" -v g="$2" 'BEGIN { if (j < 1) j = 1; if (g < 1) g = 1; printf "%.2f", j / g }'; }
+run() { # run NAME CMD...: stdout to $tmp/NAME, stderr to $tmp/NAME.err; dies on failure
+	local name=$1
+	shift
+	echo "== $name: $*" >&2
+	"$@" >"$tmp/$name" 2>"$tmp/$name.err" || { cat "$tmp/$name" "$tmp/$name.err" >&2; exit 1; }
+	grep -vE '^\[' "$tmp/$name" | tail -3 >&2
+}
+
+table=$tmp/table
+printf '%-7s %-22s %12s %12s %7s\n' size measure java gobench ratio >"$table"
+for size in 100 307200; do
+	n=$n100
+	[ "$size" = 307200 ] && n=$n300
+	label=100B
+	[ "$size" = 307200 ] && label=300KB
+	jt=gobench-bench-java-$label-$id gt=gobench-bench-go-$label-$id
+	common=(--num-records "$n" --record-size "$size")
+	run "jprod.$label" testenv/kafka-perf.sh producer --topic "$jt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
+	run "gprod.$label" "$tmp/gobench" producer-perf --topic "$gt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
+	jl=$(fin "$tmp/jprod.$label") gl=$(fin "$tmp/gprod.$label")
+	jmb=$(col 6 "$jl") gmb=$(col 6 "$gl") jrate=$(col 4 "$jl")
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "produce MB/s" "$jmb" "$gmb" "$(ratio "$gmb" "$jmb")" >>"$table"
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "produce p99 ms (-1)" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(p99ratio "$(col 22 "$jl")" "$(col 22 "$gl")")" >>"$table"
+
+	half=$(awk -v r="$jrate" 'BEGIN { printf "%d", r / 2 }')
+	tn=$((n / 4))
+	run "jthr.$label" testenv/kafka-perf.sh producer --topic "$jt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
+	run "gthr.$label" "$tmp/gobench" producer-perf --topic "$gt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
+	jl=$(fin "$tmp/jthr.$label") gl=$(fin "$tmp/gthr.$label")
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "p99 ms @ $half rec/s" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(p99ratio "$(col 22 "$jl")" "$(col 22 "$gl")")" >>"$table"
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "p50 ms @ $half rec/s" "$(col 16 "$jl")" "$(col 16 "$gl")" "$(p99ratio "$(col 16 "$jl")" "$(col 16 "$gl")")" >>"$table"
+
+	run "jcons.$label" testenv/kafka-perf.sh consumer --topic "$jt" --messages "$n" --group "jbench-$label-$id" --timeout 30000
+	run "gcons.$label" "$tmp/gobench" consumer-perf --topic "$jt" --messages "$n" --group "gbench-$label-$id" --timeout 30000
+	jr=$(row "$tmp/jcons.$label") gr=$(row "$tmp/gcons.$label")
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "consume MB.sec" "$(rcol 4 "$jr")" "$(rcol 4 "$gr")" "$(ratio "$(rcol 4 "$gr")" "$(rcol 4 "$jr")")" >>"$table"
+	printf '%-7s %-22s %12s %12s %7s\n' "$label" "consume fetch.MB.sec" "$(rcol 9 "$jr")" "$(rcol 9 "$gr")" "$(ratio "$(rcol 9 "$gr")" "$(rcol 9 "$jr")")" >>"$table"
+	for t in "$jt" "$gt" "$jt-thr" "$gt-thr"; do
+		testenv/kafka-perf.sh topics --delete --topic "$t" >/dev/null 2>&1
+	done
+done
+echo
+echo "gobench (kafka-go) / Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
+echo "(ratios: MB/s gobench/Java; latency Java/gobench; >= 1.00 means gobench is as good or better)"
+cat "$table"
