@@ -145,8 +145,8 @@ func (db *DB) writer(big bool, i int) (*kgo.Writer, error) {
 type groupState struct {
 	reader    *kgo.Reader
 	topic     string
-	joinStart atomic.Int64 // unix ns; 0 when not joining
-	joined    atomic.Int64 // ns spent joining
+	joinStart atomic.Int64  // unix ns; 0 when not joining
+	joined    atomic.Int64  // ns spent joining
 	offsets   map[int]int64 // partition -> offset of the last record handed out
 	polls     int
 	committed time.Time
