@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/workload"
+)
+
+func TestJudgeSaturation(t *testing.T) {
+	base := satSample{Wall: 10 * time.Second, CPU: 2 * time.Second, Procs: 2, Runnable: 0.2, SchedP99: 100 * time.Microsecond}
+	with := func(f func(*satSample)) satSample { s := base; f(&s); return s }
+	cases := []struct {
+		name string
+		s    satSample
+		want string // substring of the warning; "" = not saturated
+	}{
+		{"idle client", base, ""},
+		{"CPU 90% of 2 cores", with(func(s *satSample) { s.CPU = 18 * time.Second }), "CPU at 90% of the 2 core(s)"},
+		{"CPU 80%", with(func(s *satSample) { s.CPU = 16 * time.Second }), ""},
+		{"CPU unknown", with(func(s *satSample) { s.CPU = -1 }), ""},
+		{"one core pinned", with(func(s *satSample) { s.Procs, s.CPU = 1, 9900*time.Millisecond }), "GOMAXPROCS=1"},
+		{"run queue", with(func(s *satSample) { s.Runnable = 2.5 }), "2.5 goroutines waited"},
+		{"run queue below GOMAXPROCS", with(func(s *satSample) { s.Runnable = 1.5 }), ""},
+		{"sched latency", with(func(s *satSample) { s.SchedP99 = 12 * time.Millisecond }), "scheduler latency p99 12ms"},
+		{"sched unknown", with(func(s *satSample) { s.SchedP99 = -1 }), ""},
+		{"target met", with(func(s *satSample) { s.Target, s.Achieved = 1000, 995 }), ""},
+		{"target missed", with(func(s *satSample) { s.Target, s.Achieved = 1000, 700 }), "-target 1000 ops/s not reached (700 ops/s)"},
+		{"short window", with(func(s *satSample) { s.Wall, s.CPU, s.Runnable = 100*time.Millisecond, 200*time.Millisecond, 9 }), ""},
+	}
+	for _, c := range cases {
+		v := judgeSaturation(c.s)
+		if v.Saturated != (c.want != "") || !strings.Contains(v.String(), c.want) {
+			t.Errorf("%s: judgeSaturation(%+v) = %q, want %q", c.name, c.s, v.String(), c.want)
+		}
+	}
+}
+
+func TestParseProcStat(t *testing.T) {
+	cases := []struct {
+		line string
+		want time.Duration
+	}{
+		{"18976 (cat) R 18947 18947 10198 0 -1 4194304 122 0 0 0 250 130 0 0 20 0 1 0", 3800 * time.Millisecond},
+		{"7 (a b) c)) S 1 7 7 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0", 100 * time.Millisecond},
+		{"7 (short) S 1 2", -1},
+		{"garbage", -1},
+	}
+	for _, c := range cases {
+		if got := parseProcStat(c.line); got != c.want {
+			t.Errorf("parseProcStat(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
+
+func TestHistP99(t *testing.T) {
+	b := []float64{0, 1e-6, 1e-3, 1e-2}
+	mk := func(c ...uint64) metrics.Float64Histogram { return metrics.Float64Histogram{Counts: c, Buckets: b} }
+	cases := []struct {
+		a, b metrics.Float64Histogram
+		want time.Duration
+	}{
+		{mk(5, 5, 5), mk(5, 5, 5), -1},
+		{mk(0, 0, 0), mk(0, 99, 1), time.Millisecond},
+		{mk(0, 0, 0), mk(0, 98, 2), 10 * time.Millisecond},
+		{mk(10, 0, 0), mk(10, 100, 0), time.Millisecond},
+	}
+	for _, c := range cases {
+		if got := histP99(c.a, c.b); got != c.want {
+			t.Errorf("histP99(%v, %v) = %v, want %v", c.a.Counts, c.b.Counts, got, c.want)
+		}
+	}
+}
+
+// runWatched runs the basic driver with args, the monitor fed from the
+// intervals, and returns the first warning and the final verdict.
+func runWatched(t *testing.T, target float64, args ...string) (string, satVerdict) {
+	t.Helper()
+	f := newBenchFlags("run")
+	if err := f.parse(append([]string{"-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := buildConfig(f, workload.Transactions, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cfg.db.Close()
+	m := newSaturationMonitor(target)
+	var first string
+	r, err := workload.NewRunner(cfg.spec, cfg.db, workload.WithIntervals(500*time.Millisecond, func(iv *measure.Interval) {
+		if w := m.Interval(iv); w != "" && first == "" {
+			first = w
+		}
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := m.Finish(res.Snapshot.Ops, res.RunTime)
+	t.Logf("ops %d in %v; first warning %q; final %q", res.Snapshot.Ops, res.RunTime, first, v)
+	return first, v
+}
+
+// Pinned to one core, the basic driver at full speed saturates the client;
+// a throttled run does not.
+func TestSaturationPinnedVersusThrottled(t *testing.T) {
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
+	first, v := runWatched(t, 0, "-threads", "4")
+	if !v.Saturated || first == "" {
+		t.Errorf("full speed on one core: final %q, first interval warning %q; want both to warn", v, first)
+	}
+	first, v = runWatched(t, 500, "-threads", "2", "-target", "500")
+	if v.Saturated || first != "" {
+		t.Errorf("throttled to 500 ops/s: final %q, interval warning %q; want none", v, first)
+	}
+}
