@@ -97,14 +97,14 @@ type saturationMonitor struct {
 	target float64
 	procs  int
 
-	mu       sync.Mutex
-	first    satPoint
-	last     satPoint
-	runSum   [2]float64 // runnable samples: sum since start, since last interval
-	runN     [2]int
-	warned   bool
-	stop     chan struct{}
-	stopped  chan struct{}
+	mu      sync.Mutex
+	first   satPoint
+	last    satPoint
+	runSum  [2]float64 // runnable samples: sum since start, since last interval
+	runN    [2]int
+	warned  bool
+	stop    chan struct{}
+	stopped chan struct{}
 }
 
 // newSaturationMonitor starts watching; target is the run's -target rate
