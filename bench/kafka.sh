@@ -10,6 +10,9 @@
 #      (>= 1 means gobench's p99 is as low or lower; integer ms as both tools print, floored at 1);
 #   3. consumers: Java's, then gobench's, each in a new group over the topic Java produced
 #      in step 1; MB/s ratio gobench/Java (MB.sec and fetch.MB.sec, as printed).
+# Each step also runs bench/kafka-franz (the same loops on github.com/twmb/franz-go, a
+# separate module) so the driver's choice of client (kafka-go) stands on numbers; its
+# column is "n/a" when it cannot be built (no module proxy).
 # Defaults: -n 2000000 -N 2000 -p "acks=all linger.ms=5 batch.size=16384" (Java 4.x defaults).
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -24,6 +27,8 @@ tmp=$(mktemp -d /tmp/gobench-bench-kafka.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 testenv/up.sh kafka >&2 || exit 1
 go build -o "$tmp/gobench" ./cmd/gobench || exit 1
+franz=$tmp/kafka-franz
+(cd bench/kafka-franz && go build -o "$franz" .) || { echo "bench/kafka-franz does not build: franz-go column n/a" >&2; franz=""; }
 id=$(date +%s)
 # shellcheck disable=SC2206
 pp=($props)
@@ -36,6 +41,16 @@ row() { grep -E '^[0-9]{4}-[0-9][0-9]-[0-9][0-9] ' "$1" | tail -1; }
 rcol() { echo "$2" | awk -F', ' -v c="$1" '{ print $c }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
 p99ratio() { awk -v j="$1" -v g="$2" 'BEGIN { if (j < 1) j = 1; if (g < 1) g = 1; printf "%.2f", j / g }'; }
+# franzprops: the producer properties as kafka-franz flags (acks, linger.ms, batch.size).
+franzprops() {
+	local kv
+	for kv in "${pp[@]}"; do
+		case $kv in
+		acks=*) echo "-acks ${kv#acks=}" ;; linger.ms=*) echo "-linger ${kv#linger.ms=}ms" ;;
+		batch.size=*) echo "-batch ${kv#batch.size=}" ;;
+		esac
+	done
+}
 run() { # run NAME CMD...: stdout to $tmp/NAME, stderr to $tmp/NAME.err; dies on failure
 	local name=$1
 	shift
@@ -44,8 +59,21 @@ run() { # run NAME CMD...: stdout to $tmp/NAME, stderr to $tmp/NAME.err; dies on
 	grep -vE '^\[' "$tmp/$name" | tail -3 >&2
 }
 
+# frun NAME ARGS...: run kafka-franz when it built, else leave an empty output.
+frun() {
+	local name=$1
+	shift
+	if [ -n "$franz" ]; then run "$name" "$franz" "$@"; else : >"$tmp/$name"; fi
+}
+# line LABEL MEASURE JAVA GO FRANZ KIND: one table row; KIND rate (x/java) or lat (java/x).
+line() {
+	local r1 r2
+	if [ "$6" = rate ]; then r1=$(ratio "$4" "$3") r2=$(ratio "$5" "$3"); else r1=$(p99ratio "$3" "$4") r2=$(p99ratio "$3" "$5"); fi
+	[ -z "$5" ] && r2=n/a
+	printf '%-7s %-22s %10s %10s %6s %10s %6s\n' "$1" "$2" "$3" "$4" "$r1" "${5:-n/a}" "$r2" >>"$table"
+}
 table=$tmp/table
-printf '%-7s %-22s %12s %12s %7s\n' size measure java gobench ratio >"$table"
+printf '%-7s %-22s %10s %10s %6s %10s %6s\n' size measure java gobench ratio franz-go ratio >"$table"
 for size in 100 307200; do
 	n=$n100
 	[ "$size" = 307200 ] && n=$n300
@@ -55,29 +83,32 @@ for size in 100 307200; do
 	common=(--num-records "$n" --record-size "$size")
 	run "jprod.$label" testenv/kafka-perf.sh producer --topic "$jt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
 	run "gprod.$label" "$tmp/gobench" producer-perf --topic "$gt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
-	jl=$(fin "$tmp/jprod.$label") gl=$(fin "$tmp/gprod.$label")
-	jmb=$(col 6 "$jl") gmb=$(col 6 "$gl") jrate=$(col 4 "$jl")
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "produce MB/s" "$jmb" "$gmb" "$(ratio "$gmb" "$jmb")" >>"$table"
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "produce p99 ms (-1)" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(p99ratio "$(col 22 "$jl")" "$(col 22 "$gl")")" >>"$table"
+	frun "fprod.$label" produce -topic "$jt-franz" -n "$n" -size "$size" $(franzprops)
+	jl=$(fin "$tmp/jprod.$label") gl=$(fin "$tmp/gprod.$label") fl=$(fin "$tmp/fprod.$label")
+	jrate=$(col 4 "$jl")
+	line "$label" "produce MB/s" "$(col 6 "$jl")" "$(col 6 "$gl")" "$(col 6 "$fl")" rate
+	line "$label" "produce p99 ms (-1)" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(col 22 "$fl")" lat
 
 	half=$(awk -v r="$jrate" 'BEGIN { printf "%d", r / 2 }')
 	tn=$((n / 4))
 	run "jthr.$label" testenv/kafka-perf.sh producer --topic "$jt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
 	run "gthr.$label" "$tmp/gobench" producer-perf --topic "$gt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
-	jl=$(fin "$tmp/jthr.$label") gl=$(fin "$tmp/gthr.$label")
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "p99 ms @ $half rec/s" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(p99ratio "$(col 22 "$jl")" "$(col 22 "$gl")")" >>"$table"
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "p50 ms @ $half rec/s" "$(col 16 "$jl")" "$(col 16 "$gl")" "$(p99ratio "$(col 16 "$jl")" "$(col 16 "$gl")")" >>"$table"
+	frun "fthr.$label" produce -topic "$jt-franz-thr" -n "$tn" -size "$size" -throughput "$half" $(franzprops)
+	jl=$(fin "$tmp/jthr.$label") gl=$(fin "$tmp/gthr.$label") fl=$(fin "$tmp/fthr.$label")
+	line "$label" "p99 ms @ $half rec/s" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(col 22 "$fl")" lat
+	line "$label" "p50 ms @ $half rec/s" "$(col 16 "$jl")" "$(col 16 "$gl")" "$(col 16 "$fl")" lat
 
 	run "jcons.$label" testenv/kafka-perf.sh consumer --topic "$jt" --messages "$n" --group "jbench-$label-$id" --timeout 30000
 	run "gcons.$label" "$tmp/gobench" consumer-perf --topic "$jt" --messages "$n" --group "gbench-$label-$id" --timeout 30000
-	jr=$(row "$tmp/jcons.$label") gr=$(row "$tmp/gcons.$label")
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "consume MB.sec" "$(rcol 4 "$jr")" "$(rcol 4 "$gr")" "$(ratio "$(rcol 4 "$gr")" "$(rcol 4 "$jr")")" >>"$table"
-	printf '%-7s %-22s %12s %12s %7s\n' "$label" "consume fetch.MB.sec" "$(rcol 9 "$jr")" "$(rcol 9 "$gr")" "$(ratio "$(rcol 9 "$gr")" "$(rcol 9 "$jr")")" >>"$table"
-	for t in "$jt" "$gt" "$jt-thr" "$gt-thr"; do
+	frun "fcons.$label" consume -topic "$jt" -n "$n" -group "fbench-$label-$id"
+	jr=$(row "$tmp/jcons.$label") gr=$(row "$tmp/gcons.$label") fr=$(row "$tmp/fcons.$label")
+	line "$label" "consume MB.sec" "$(rcol 4 "$jr")" "$(rcol 4 "$gr")" "$(rcol 4 "$fr")" rate
+	line "$label" "consume fetch.MB.sec" "$(rcol 9 "$jr")" "$(rcol 9 "$gr")" "$(rcol 9 "$fr")" rate
+	for t in "$jt" "$gt" "$jt-thr" "$gt-thr" "$jt-franz" "$jt-franz-thr"; do
 		testenv/kafka-perf.sh topics --delete --topic "$t" >/dev/null 2>&1
 	done
 done
 echo
-echo "gobench (kafka-go) / Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
-echo "(ratios: MB/s gobench/Java; latency Java/gobench; >= 1.00 means gobench is as good or better)"
+echo "gobench (kafka-go) and franz-go against Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
+echo "(ratios: MB/s x/Java; latency Java/x, integer ms floored at 1; >= 1.00 means as good as Java or better)"
 cat "$table"
