@@ -153,7 +153,9 @@ func consume(broker, topic string, n int64, group string, timeout time.Duration)
 	ms := end.Sub(start).Milliseconds()
 	reb := time.Duration(joined.Load()).Milliseconds()
 	mb := float64(bytes) / (1 << 20)
-	date := func(t time.Time) string { return t.Format("2006-01-02 15:04:05") + fmt.Sprintf(":%03d", t.Nanosecond()/1e6) }
+	date := func(t time.Time) string {
+		return t.Format("2006-01-02 15:04:05") + fmt.Sprintf(":%03d", t.Nanosecond()/1e6)
+	}
 	fmt.Println("start.time, end.time, data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec")
 	fmt.Printf("%s, %s, %.4f, %.4f, %d, %.4f, %d, %d, %.4f, %.4f\n", date(start), date(end), mb, mb/(float64(ms)/1000), recs,
 		float64(recs)/(float64(ms)/1000), reb, ms-reb, mb/(float64(ms-reb)/1000), float64(recs)/(float64(ms-reb)/1000))
