@@ -33,6 +33,7 @@ const (
 	KeyFetchSize       = "kafka.fetchsize"
 	KeyFetchWait       = "kafka.fetchwait"
 	KeyInFlight        = "kafka.inflight"
+	KeyConsumerQueue   = "kafka.consumerqueue"
 )
 
 // Driver is the "kafka" driver. The zero value is ready to use.
@@ -55,6 +56,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyGroup, Default: "perf-consumer-<random>", Usage: "consumer group of the consume workload (group.id)"},
 		{Name: KeyOffsetReset, Default: "earliest", Usage: "where a new group starts reading: earliest or latest (auto.offset.reset)"},
 		{Name: KeyFetchSize, Default: "1MB", Usage: "bytes fetched per partition and request by consumers (max.partition.fetch.bytes)"},
+		{Name: KeyConsumerQueue, Default: "1024", Usage: "records a consumer buffers ahead of the workload (memory: up to this many records)"},
 		{Name: KeyFetchWait, Default: "500", Usage: "milliseconds a consumer fetch waits for data (fetch.max.wait.ms)"},
 	}
 }
@@ -77,6 +79,7 @@ type Config struct {
 	FetchSize       int64 // bytes
 	FetchWait       time.Duration
 	InFlight        int
+	ConsumerQueue   int
 }
 
 // DefaultConfig returns the defaults listed by [Driver.Keys], with a fresh
@@ -87,7 +90,7 @@ func DefaultConfig() Config {
 		Linger: 5 * time.Millisecond, Partitions: 1, Replication: 1, CreateTopic: true,
 		MaxMessageBytes: 16 << 20, Timeout: 30 * time.Second,
 		Group:     "perf-consumer-" + strconv.Itoa(rand.IntN(100000)),
-		FetchSize: 1 << 20, FetchWait: 500 * time.Millisecond, InFlight: 5,
+		FetchSize: 1 << 20, FetchWait: 500 * time.Millisecond, InFlight: 5, ConsumerQueue: 1024,
 	}
 }
 
@@ -142,6 +145,7 @@ func Decode(p *props.Decoder) (Config, error) {
 	cfg.FetchSize = p.Bytes(KeyFetchSize, def.FetchSize)
 	cfg.FetchWait = p.Duration(KeyFetchWait, def.FetchWait, time.Millisecond)
 	cfg.InFlight = p.IntRange(KeyInFlight, def.InFlight, 1, 64)
+	cfg.ConsumerQueue = p.IntRange(KeyConsumerQueue, def.ConsumerQueue, 1, 1<<20)
 	if cfg.BatchSize < 1 {
 		p.Failf(KeyBatchSize, "want a size of at least 1 byte")
 	}

@@ -188,7 +188,7 @@ func (c *conn) Consume(ctx context.Context, topic string, fn func(key, value []b
 		g.reader = kgo.NewReader(kgo.ReaderConfig{
 			Brokers: c.db.cfg.Brokers, GroupID: c.db.cfg.Group, Topic: topic, StartOffset: start,
 			MinBytes: 1, MaxBytes: int(max(c.db.cfg.FetchSize, 1<<20)), MaxWait: c.db.cfg.FetchWait,
-			QueueCapacity: 512, HeartbeatInterval: 3 * time.Second,
+			QueueCapacity: c.db.cfg.ConsumerQueue, HeartbeatInterval: 3 * time.Second,
 			SessionTimeout: 45 * time.Second, JoinGroupBackoff: 200 * time.Millisecond,
 			ReadBackoffMin: 10 * time.Millisecond, ReadBackoffMax: 200 * time.Millisecond,
 			Logger: groupLogger{g},
