@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +68,10 @@ next:
 // A run against the basic driver feeds the exporter from its intervals;
 // /metrics scraped over loopback at the end has the final report's counts.
 func TestPrometheusMatchesFinalReport(t *testing.T) {
+	dashboard, err := os.ReadFile("../../deploy/grafana/gobench-dashboard.json")
+	if err != nil {
+		t.Fatalf("dashboard: %v", err)
+	}
 	t.Chdir(t.TempDir())
 	f := newBenchFlags("run")
 	if err := f.parse([]string{"-db", "basic", "-w", "workloada", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
@@ -149,6 +156,7 @@ func TestPrometheusMatchesFinalReport(t *testing.T) {
 	if v, _ := metric(end, "gobench_client_saturated"); v != 0 {
 		t.Errorf("gobench_client_saturated = %v before anyone set it", v)
 	}
+	checkDashboard(t, dashboard, end)
 	p.SetSaturated(true)
 	if v, _ := metric(scrape(t, p.Addr()), "gobench_client_saturated"); v != 1 {
 		t.Errorf("gobench_client_saturated = %v after SetSaturated(true)", v)
@@ -159,5 +167,26 @@ func TestPrometheusBadAddress(t *testing.T) {
 	_, err := startPrometheus("127.0.0.1:notaport")
 	if err == nil || !strings.Contains(err.Error(), "gobench.prometheus") || !strings.Contains(err.Error(), "notaport") {
 		t.Errorf("startPrometheus(bad) = %v, want an error naming gobench.prometheus and the address", err)
+	}
+}
+
+// checkDashboard: every metric the Grafana dashboard queries is exported.
+func checkDashboard(t *testing.T, b []byte, mf map[string]*dto.MetricFamily) {
+	t.Helper()
+	var d struct{ Panels []json.RawMessage }
+	if err := json.Unmarshal(b, &d); err != nil || len(d.Panels) == 0 {
+		t.Fatalf("dashboard is not Grafana JSON with panels: %v", err)
+	}
+	names := regexp.MustCompile(`gobench_[a-z_]+`).FindAllString(string(b), -1)
+	for _, n := range names {
+		base := n
+		for _, suf := range []string{"_bucket", "_sum", "_count"} {
+			if b := strings.TrimSuffix(n, suf); b != n && mf[b] != nil && mf[b].GetType() == dto.MetricType_HISTOGRAM {
+				base = b
+			}
+		}
+		if mf[base] == nil {
+			t.Errorf("the dashboard queries %s, which /metrics does not export", n)
+		}
 	}
 }
