@@ -31,7 +31,8 @@ const dfsioUsage = `Usage: gobench dfsio [-D key=value]... [-fs hdfs://host:port
          [-threads N] [-format 3|mid|2] [-sync]
 TestDFSIO's options (case-insensitive; -fileSize = -size; a size without unit is MB).
 -threads N bounds the files processed at once (TestDFSIO's map slots; default one
-per file); -D mapreduce.local.map.tasks.maximum=N does the same. -format picks the
+per file); -D mapreduce.local.map.tasks.maximum=N does the same. -format (or
+--compat=gen-c|gen-b|gen-a) picks the
 summary of TestDFSIO 3.x (default), of the 2.8/3.0-alpha builds with "Total
 Throughput", or of 2.x. -sync (with -fs file://) makes each written file reach the disk
 before its close returns (dd conv=fsync). -D dfs.replication, dfs.blocksize and hdfs.* configure the
@@ -133,8 +134,13 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 			if v, err = next(); err == nil {
 				add("threadcount", v, arg)
 			}
-		case l == "-format":
-			if v, err = next(); err == nil {
+		case l == "-format" || l == "-compat" || l == "--compat" || strings.HasPrefix(l, "-compat=") || strings.HasPrefix(l, "--compat="):
+			if _, after, ok := strings.Cut(arg, "="); ok {
+				v = after
+			} else {
+				v, err = next()
+			}
+			if err == nil {
 				var ok bool
 				if a.format, ok = workload.ParseDFSIOFormat(v); !ok {
 					err = fmt.Errorf("-format %q: allowed: 3 (TestDFSIO 3.x), mid (2.8/3.0-alpha, with Total Throughput), 2 (2.x)", v)

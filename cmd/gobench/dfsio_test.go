@@ -110,7 +110,7 @@ func TestDFSIOLocal(t *testing.T) {
 func TestDFSIOThroughputFormula(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	code, _, stderr := gobench(t, context.Background(), "dfsio", "-fs", "file://"+dir, "-write", "-nrFiles", "2", "-size", "4MB", "-resFile", "r.log", "-format", "2")
+	code, _, stderr := gobench(t, context.Background(), "dfsio", "-fs", "file://"+dir, "-write", "-nrFiles", "2", "-size", "4MB", "-resFile", "r.log", "--compat=gen-a")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
@@ -146,6 +146,7 @@ func TestDFSIOUsageErrors(t *testing.T) {
 		{[]string{"-write", "-D", "test.io.typo=1", "-fs", "file:///tmp"}, "test.io.typo"},
 		{[]string{"-nrFiles", "2"}, "no test given"},
 		{[]string{"-write", "-seq"}, "sequential"},
+		{[]string{"-write", "--compat=gen-z"}, "-format \"gen-z\""},
 	} {
 		code, _, stderr := gobench(t, context.Background(), append([]string{"dfsio"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
