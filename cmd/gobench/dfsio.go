@@ -30,13 +30,16 @@ const dfsioUsage = `Usage: gobench dfsio [-D key=value]... [-fs hdfs://host:port
          [-nrFiles N] [-size Size[B|KB|MB|GB|TB]] [-resFile resultFileName] [-bufferSize Bytes]
          [-threads N] [-format 3|mid|2] [-sync]
 TestDFSIO's options (case-insensitive; -fileSize = -size; a size without unit is MB).
--threads N bounds the files processed at once (TestDFSIO's map slots; default one
-per file); -D mapreduce.local.map.tasks.maximum=N does the same. -format (or
---compat=gen-c|gen-b|gen-a) picks the
-summary of TestDFSIO 3.x (default), of the 2.8/3.0-alpha builds with "Total
-Throughput", or of 2.x. -sync (with -fs file://) makes each written file reach the disk
-before its close returns (dd conv=fsync). -D dfs.replication, dfs.blocksize and hdfs.* configure the
-HDFS client; -D test.build.data sets the base directory (/benchmarks/TestDFSIO).
+  -threads N   bound the files processed at once (TestDFSIO's map slots; default: one
+               worker per file); -D mapreduce.local.map.tasks.maximum=N does the same
+  -format F    summary of TestDFSIO 3.x (3, default), of the 2.8/3.0-alpha builds with
+               "Total Throughput" (mid), or of 2.x (2); also --compat=gen-c|gen-b|gen-a
+  -sync        with -fs file://, each written file reaches the disk before its close
+               returns (dd conv=fsync)
+  -D dfs.replication=N, -D dfs.blocksize=S and -D hdfs.*=V configure the HDFS client;
+  -D test.build.data=DIR sets the base directory (default /benchmarks/TestDFSIO).
+The summary goes to stderr as TestDFSIO's log lines and is appended to the result file
+(default TestDFSIO_results.log); the per-operation report goes to stdout.
 `
 
 // dfsioArgs is a parsed command line.
