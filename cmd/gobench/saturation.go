@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -263,4 +264,68 @@ func parseProcStat(line string) time.Duration {
 		return -1
 	}
 	return time.Duration(u+s) * time.Second / clockTicks
+}
+
+// observers are the watchers of one load or run besides the report: the
+// saturation monitor and, with gobench.prometheus, the /metrics server.
+// bench starts them before the run, appends Interval to the status hooks,
+// and calls Finish then Close after it.
+type observers struct {
+	stderr io.Writer
+	sat    *saturationMonitor
+	prom   *promServer // nil without gobench.prometheus
+}
+
+// startObservers starts the saturation monitor for a run at target ops/s
+// (0 = unthrottled) and, when promAddr is not empty, the Prometheus
+// endpoint (an error names gobench.prometheus and the address).
+func startObservers(target float64, promAddr string, stderr io.Writer) (*observers, error) {
+	o := &observers{stderr: stderr}
+	if promAddr != "" {
+		p, err := startPrometheus(promAddr)
+		if err != nil {
+			return nil, err
+		}
+		o.prom = p
+		fmt.Fprintf(stderr, "Serving Prometheus metrics on http://%s/metrics\n", p.Addr())
+	}
+	o.sat = newSaturationMonitor(target)
+	return o, nil
+}
+
+// Interval feeds one measurement interval to the watchers and prints the
+// saturation warning the first time the client looks saturated.
+func (o *observers) Interval(iv *measure.Interval) {
+	if o.prom != nil {
+		o.prom.Hook(iv)
+	}
+	if w := o.sat.Interval(iv); w != "" {
+		fmt.Fprintf(o.stderr, "Warning: %s\n", w)
+		if o.prom != nil {
+			o.prom.SetSaturated(true)
+		}
+	}
+}
+
+// Finish judges the whole run (ops operations in runTime), prints the
+// warning if the client may have been the bottleneck, and returns the
+// verdict for the result document.
+func (o *observers) Finish(ops int64, runTime time.Duration) satVerdict {
+	v := o.sat.Finish(ops, runTime)
+	if v.Saturated {
+		fmt.Fprintf(o.stderr, "Warning: %s\n", v)
+	}
+	if o.prom != nil {
+		o.prom.SetSaturated(v.Saturated)
+	}
+	return v
+}
+
+// Close stops the Prometheus endpoint.
+func (o *observers) Close() {
+	if o.prom != nil {
+		if err := o.prom.Stop(); err != nil {
+			fmt.Fprintf(o.stderr, "Warning: gobench.prometheus: %v\n", err)
+		}
+	}
 }

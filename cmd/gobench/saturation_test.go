@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"runtime"
@@ -9,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
 )
 
@@ -78,9 +78,10 @@ func TestHistP99(t *testing.T) {
 	}
 }
 
-// runWatched runs the basic driver with args, the monitor fed from the
-// intervals, and returns the first warning and the final verdict.
-func runWatched(t *testing.T, target float64, args ...string) (string, satVerdict) {
+// runWatched runs the basic driver with args, watched by observers fed
+// from the intervals as bench feeds them, and returns what they printed,
+// the final verdict and the saturation gauge scraped at the end.
+func runWatched(t *testing.T, target float64, args ...string) (string, satVerdict, float64) {
 	t.Helper()
 	f := newBenchFlags("run")
 	if err := f.parse(append([]string{"-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2"}, args...)); err != nil {
@@ -91,13 +92,13 @@ func runWatched(t *testing.T, target float64, args ...string) (string, satVerdic
 		t.Fatal(err)
 	}
 	defer cfg.db.Close()
-	m := newSaturationMonitor(target)
-	var first string
-	r, err := workload.NewRunner(cfg.spec, cfg.db, workload.WithIntervals(500*time.Millisecond, func(iv *measure.Interval) {
-		if w := m.Interval(iv); w != "" && first == "" {
-			first = w
-		}
-	}))
+	var errb bytes.Buffer
+	o, err := startObservers(target, "127.0.0.1:0", &errb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	r, err := workload.NewRunner(cfg.spec, cfg.db, workload.WithIntervals(500*time.Millisecond, o.Interval))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +106,10 @@ func runWatched(t *testing.T, target float64, args ...string) (string, satVerdic
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := m.Finish(res.Snapshot.Ops, res.RunTime)
-	t.Logf("ops %d in %v; first warning %q; final %q", res.Snapshot.Ops, res.RunTime, first, v)
-	return first, v
+	v := o.Finish(res.Snapshot.Ops, res.RunTime)
+	gauge, _ := metric(scrape(t, o.prom.Addr()), "gobench_client_saturated")
+	t.Logf("ops %d in %v; printed:\n%s", res.Snapshot.Ops, res.RunTime, errb.String())
+	return errb.String(), v, gauge
 }
 
 // Pinned to one core, the basic driver at full speed saturates the client;
@@ -115,12 +117,13 @@ func runWatched(t *testing.T, target float64, args ...string) (string, satVerdic
 func TestSaturationPinnedVersusThrottled(t *testing.T) {
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	first, v := runWatched(t, 0, "-threads", "4")
-	if !v.Saturated || first == "" {
-		t.Errorf("full speed on one core: final %q, first interval warning %q; want both to warn", v, first)
+	const warning = "Warning: the client itself may be the bottleneck: "
+	printed, v, gauge := runWatched(t, 0, "-threads", "4")
+	if !v.Saturated || strings.Count(printed, warning) != 2 || gauge != 1 {
+		t.Errorf("full speed on one core: verdict %q, gauge %v, printed %q; want saturated, gauge 1, one warning during the run and one at the end", v, gauge, printed)
 	}
-	first, v = runWatched(t, 500, "-threads", "2", "-target", "500")
-	if v.Saturated || first != "" {
-		t.Errorf("throttled to 500 ops/s: final %q, interval warning %q; want none", v, first)
+	printed, v, gauge = runWatched(t, 500, "-threads", "2", "-target", "500")
+	if v.Saturated || strings.Contains(printed, "Warning") || gauge != 0 {
+		t.Errorf("throttled to 500 ops/s: verdict %q, gauge %v, printed %q; want no warning", v, gauge, printed)
 	}
 }
