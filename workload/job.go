@@ -32,4 +32,11 @@ type Task interface {
 	Step(ctx context.Context) bool
 }
 
+// TaskCloser is implemented by a Task that holds resources across steps (an
+// open file stream in dfsio). The runner calls Close after the task's last
+// step, whether it finished or was stopped, before closing the connection.
+type TaskCloser interface {
+	Close(ctx context.Context) error
+}
+
 func generatorRand(seed uint64, id int) *rand.Rand { return generator.NewRand(seed, uint64(id)) }

@@ -242,6 +242,11 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
 			if err == nil {
 				r.loop(opCtx, task, m, r.quota[id], stop)
+				if tc, ok := task.(TaskCloser); ok {
+					if err := tc.Close(opCtx); err != nil {
+						fmt.Fprintf(r.opts.log, "Warning: worker %d: %v\n", id, err)
+					}
+				}
 			} else {
 				openMu.Lock()
 				openErrs = append(openErrs, fmt.Errorf("worker %d: %w", id, err))
