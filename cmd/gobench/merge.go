@@ -32,11 +32,16 @@ const minOverlap = 0.9
 const jobIndexEnv = "JOB_COMPLETION_INDEX"
 
 // addJobIndex gives gobench.client the value of JOB_COMPLETION_INDEX when
-// that is set and no layer gives gobench.client, so an Indexed Job's pods
-// need no per-pod arguments. The value is decoded and checked like any
-// other; its origin reads "JOB_COMPLETION_INDEX".
+// that is set, gobench.clients is given and gobench.client is not, so an
+// Indexed Job's pods need no per-pod arguments. (Without gobench.clients
+// the index is ignored: a single-process run that happens to run in an
+// Indexed Job stays client 0 of 1.) The value is decoded and checked like
+// any other; its origin reads "JOB_COMPLETION_INDEX".
 func addJobIndex(l *props.Layers, getenv func(string) string) {
 	if _, _, ok := l.Origin("gobench.client"); ok {
+		return
+	}
+	if _, _, ok := l.Origin("gobench.clients"); !ok {
 		return
 	}
 	if v := getenv(jobIndexEnv); v != "" {

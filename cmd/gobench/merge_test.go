@@ -235,20 +235,25 @@ func TestAddJobIndex(t *testing.T) {
 	}
 	cases := []struct {
 		env, given, want, source string
+		noClients                bool
 	}{
-		{"", "", "", ""},
-		{"3", "", "3", jobIndexEnv},
-		{"3", "1", "1", "-p"},
+		{"", "", "", "", false},
+		{"3", "", "3", jobIndexEnv, false},
+		{"3", "1", "1", "-p", false},
+		{"3", "", "", "", true},
 	}
 	for _, c := range cases {
 		var l props.Layers
+		if !c.noClients {
+			l.Add(props.LayerFile, props.Value{Key: "gobench.clients", Value: "4", Source: "w.properties"})
+		}
 		if c.given != "" {
 			l.Add(props.LayerOverride, props.Value{Key: "gobench.client", Value: c.given, Source: "-p"})
 		}
 		addJobIndex(&l, env(c.env))
 		v, _, ok := l.Origin("gobench.client")
 		if v.Value != c.want || v.Source != c.source || ok != (c.want != "") {
-			t.Errorf("env %q, given %q: gobench.client=%q from %q, want %q from %q", c.env, c.given, v.Value, v.Source, c.want, c.source)
+			t.Errorf("env %q, given %q, no gobench.clients %v: gobench.client=%q from %q, want %q from %q", c.env, c.given, c.noClients, v.Value, v.Source, c.want, c.source)
 		}
 	}
 }

@@ -98,14 +98,23 @@ type saturationMonitor struct {
 	target float64
 	procs  int
 
-	mu      sync.Mutex
-	first   satPoint
-	last    satPoint
-	runSum  [2]float64 // runnable samples: sum since start, since last interval
-	runN    [2]int
-	warned  bool
-	stop    chan struct{}
-	stopped chan struct{}
+	mu       sync.Mutex
+	first    satPoint
+	last     satPoint
+	runSum   [2]float64 // runnable samples: sum since start, since last interval
+	runN     [2]int
+	warned   bool
+	stop     chan struct{}
+	stopped  chan struct{}
+	haltOnce sync.Once
+}
+
+// halt stops the sampling goroutine; it may be called more than once.
+func (m *saturationMonitor) halt() {
+	m.haltOnce.Do(func() {
+		close(m.stop)
+		<-m.stopped
+	})
 }
 
 // newSaturationMonitor starts watching; target is the run's -target rate
@@ -167,8 +176,7 @@ func (m *saturationMonitor) Interval(iv *measure.Interval) string {
 // Finish stops the monitor and judges the whole run: ops operations in
 // runTime.
 func (m *saturationMonitor) Finish(ops int64, runTime time.Duration) satVerdict {
-	close(m.stop)
-	<-m.stopped
+	m.halt()
 	p := readSatPoint()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -321,8 +329,10 @@ func (o *observers) Finish(ops int64, runTime time.Duration) satVerdict {
 	return v
 }
 
-// Close stops the Prometheus endpoint.
+// Close stops the monitor and the Prometheus endpoint; call it also when
+// the run failed before Finish.
 func (o *observers) Close() {
+	o.sat.halt()
 	if o.prom != nil {
 		if err := o.prom.Stop(); err != nil {
 			fmt.Fprintf(o.stderr, "Warning: gobench.prometheus: %v\n", err)
