@@ -137,7 +137,15 @@ func init() {
 // to the acknowledgement and is recorded under PRODUCE when the worker
 // collects the acknowledgement (on its next Steps, and all of them on its
 // last Step). Failed records count as PRODUCE failures, not in the
-// throughput.
+// throughput. When the run stops early (maxexecutiontime, interrupt), the
+// records still in flight are sent (the Conn's Close flushes) but not
+// measured.
+//
+// Each acknowledgement is recorded when the worker collects it, as a sample
+// of length ack - send: [Meter] has no call taking an explicit latency, so
+// the task passes start = now - latency to Meter.Measure. (With
+// measurement.interval=intended the intended-start latency of PRODUCE is
+// therefore not meaningful.)
 //
 // Its counters are safe to read while the run goes on.
 type Produce struct {
