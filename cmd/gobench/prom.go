@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -20,8 +19,12 @@ import (
 // from 50 µs to 10 s.
 var promBuckets = []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1, 2.5, 5, 10}
 
-// promQuantiles are the per-interval latency quantiles exported as gauges.
-var promQuantiles = []float64{50, 99, 99.9}
+// promQuantiles are the per-interval latency percentiles exported as
+// gauges, labelled with promQuantileLabels.
+var (
+	promQuantiles      = []float64{50, 99, 99.9}
+	promQuantileLabels = []string{"0.5", "0.99", "0.999"}
+)
 
 var (
 	descOps       = prometheus.NewDesc("gobench_ops_total", "Operations completed (the count behind the report's Throughput).", nil, nil)
@@ -126,8 +129,7 @@ func (e *promExporter) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(descIntTput, prometheus.GaugeValue, e.tput)
 	for name, vs := range e.quantiles {
 		for k, v := range vs {
-			q := strconv.FormatFloat(promQuantiles[k]/100, 'g', -1, 64)
-			ch <- prometheus.MustNewConstMetric(descQuantile, prometheus.GaugeValue, float64(v)/1e6, name, q)
+			ch <- prometheus.MustNewConstMetric(descQuantile, prometheus.GaugeValue, float64(v)/1e6, name, promQuantileLabels[k])
 		}
 	}
 }

@@ -141,8 +141,10 @@ func TestPrometheusMatchesFinalReport(t *testing.T) {
 				t.Errorf("%s%v = %v (found %v), want the report's %v", c.name, c.labels, got, found, c.want)
 			}
 		}
-		if v, found := metric(end, "gobench_interval_latency_seconds", "operation", op, "quantile", "0.99"); !found || v <= 0 || v > 1 {
-			t.Errorf("%s interval p99 = %v s (found %v), want in (0, 1]", op, v, found)
+		for _, q := range []string{"0.5", "0.99", "0.999"} {
+			if v, found := metric(end, "gobench_interval_latency_seconds", "operation", op, "quantile", q); !found || v <= 0 || v > 1 {
+				t.Errorf("%s interval quantile %s = %v s (found %v), want in (0, 1]", op, q, v, found)
+			}
 		}
 	}
 	hist := end["gobench_latency_seconds"].Metric[0].Histogram
