@@ -356,21 +356,41 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
-		if err := writeJSONFile(*out, doc); err != nil {
+		if err := writeJSONFile(*out, m.withExtras(doc)); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
 	}
 	return nil
 }
 
-// writeJSONFile writes doc to path through a temporary file.
-func writeJSONFile(path string, doc *measure.Result) error {
+// mergedDocument is the merged result document with the merge's warnings
+// and whether any client was saturated (the fields shadow measure.Result's
+// own, should it grow them).
+type mergedDocument struct {
+	*measure.Result
+	Warnings        []string `json:"warnings,omitempty"`
+	ClientSaturated bool     `json:"client_saturated,omitempty"`
+}
+
+func (m *mergeResult) withExtras(doc *measure.Result) *mergedDocument {
+	md := &mergedDocument{Result: doc, Warnings: m.warnings}
+	for _, c := range m.clients {
+		md.ClientSaturated = md.ClientSaturated || c.extra.ClientSaturated
+	}
+	return md
+}
+
+// writeJSONFile writes doc as indented JSON to path through a temporary
+// file.
+func writeJSONFile(path string, doc any) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	if err := measure.WriteResult(f, doc); err != nil {
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err

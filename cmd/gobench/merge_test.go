@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -215,6 +216,14 @@ func TestMergeWarnsWhenWindowsBarelyOverlap(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := strings.Join(m.warnings, "\n")
+		var b strings.Builder
+		if err := json.NewEncoder(&b).Encode(m.withExtras(m.clients[0].doc)); err != nil {
+			t.Fatal(err)
+		}
+		var back resultExtras
+		if err := json.Unmarshal([]byte(b.String()), &back); err != nil || strings.Join(back.Warnings, "\n") != got || !strings.Contains(b.String(), `"format":"gobench-result/1"`) {
+			t.Errorf("%s: the merged document carries warnings %q (%v), want %q and the result fields:\n%.300s", c.name, back.Warnings, err, got, b.String())
+		}
 		if c.warn == "" && got != "" || !strings.Contains(got, c.warn) {
 			t.Errorf("%s: warnings %q, want %q", c.name, got, c.warn)
 		}
