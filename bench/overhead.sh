@@ -112,7 +112,8 @@ fi
 # run TOOL THREADS OPS TAG: runs TOOL under /usr/bin/time -v, then appends
 # "TOOL THREADS ops/s cpu_us_per_op rss_MB load1" to $WORK/results.
 run() {
-	local tool=$1 threads=$2 ops=$3 tag=$4 out=$WORK/$1-$2-$4 load tput cpu rss n
+	local tool=$1 threads=$2 ops=$3 tag=$4 load tput cpu rss n out
+	out=$WORK/$tool-$threads-$tag
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	case $tool in
 	gobench)
