@@ -34,18 +34,22 @@
 // writers). A kafka-go writer sends one batch per partition at a time where
 // Java pipelines max.in.flight.requests.per.connection (5) requests, so a
 // conn rotates over kafka.inflight writers, one batch's worth of bytes each.
-// Group consumption goes through kafka-go's Reader (group kafka.group, start
-// kafka.offsetreset, kafka.fetchsize per partition fetch); offsets are
-// committed every 5 s and at close, like Java's auto-commit. Rebalance time
-// is read from kafka-go's reader log (join start to "subscribed").
+// Group consumption goes through github.com/twmb/franz-go (v1.22.3) instead:
+// bench/kafka.sh measured kafka-go's Reader at 0.56-0.86x of Java's
+// ConsumerPerformance on 100-byte records (fetch.MB.sec; one channel send per
+// record) and franz-go at 1.5-4x. The member uses group kafka.group, starts at
+// kafka.offsetreset, fetches kafka.fetchsize per partition, buffers up to
+// kafka.consumerqueue records, and commits polled offsets every 5 s and at
+// close, like Java's auto-commit. Rebalance time runs from subscribing (or a
+// revocation) to the assignment callback, as in Java's tool.
 //
 // Hot path: the driver's own code (encoding, index, partitioning) allocates
 // nothing per operation; kafka-go allocates per request (see the
 // benchmarks with -tags integration: BenchmarkRead about 30 allocations and
 // 68 KB per read, BenchmarkProduceAsync 6 allocations per record,
-// BenchmarkConsume 1 per record).
+// BenchmarkConsume about 1 per record).
 //
-// Imports: drivers, props, kafka-go.
+// Imports: drivers, props, kafka-go, franz-go (consumer only).
 //
 // Example (gobench CLI):
 //

@@ -56,7 +56,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyGroup, Default: "perf-consumer-<random>", Usage: "consumer group of the consume workload (group.id)"},
 		{Name: KeyOffsetReset, Default: "earliest", Usage: "where a new group starts reading: earliest or latest (auto.offset.reset)"},
 		{Name: KeyFetchSize, Default: "1MB", Usage: "bytes fetched per partition and request by consumers (max.partition.fetch.bytes)"},
-		{Name: KeyConsumerQueue, Default: "1024", Usage: "records a consumer buffers ahead of the workload (memory: up to this many records)"},
+		{Name: KeyConsumerQueue, Default: "1024", Usage: "records a consumer buffers ahead of the workload (franz-go MaxBufferedRecords; memory: up to this many records)"},
 		{Name: KeyFetchWait, Default: "500", Usage: "milliseconds a consumer fetch waits for data (fetch.max.wait.ms)"},
 	}
 }

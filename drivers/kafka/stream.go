@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -139,110 +138,4 @@ func (db *DB) writer(big bool, i int) (*kgo.Writer, error) {
 		}
 	}
 	return *w, nil
-}
-
-// groupState is a conn's consumer-group reader.
-type groupState struct {
-	reader    *kgo.Reader
-	topic     string
-	joinStart atomic.Int64  // unix ns; 0 when not joining
-	joined    atomic.Int64  // ns spent joining
-	offsets   map[int]int64 // partition -> offset of the last record handed out
-	polls     int
-	committed time.Time
-}
-
-// commitEvery is the offset commit period, Java's auto.commit.interval.ms.
-const commitEvery = 5 * time.Second
-
-// commit commits the offsets of the records handed out so far.
-func (g *groupState) commit(ctx context.Context) error {
-	if len(g.offsets) == 0 {
-		return nil
-	}
-	msgs := make([]kgo.Message, 0, len(g.offsets))
-	for p, o := range g.offsets {
-		msgs = append(msgs, kgo.Message{Topic: g.topic, Partition: p, Offset: o})
-	}
-	clear(g.offsets)
-	g.committed = time.Now()
-	return g.reader.CommitMessages(ctx, msgs...)
-}
-
-// Consume returns the next record of topic as a member of kafka.group,
-// starting at kafka.offsetreset when the group has no committed offset.
-// Offsets are committed every 5 s, as Java's auto-commit default, and when
-// the conn closes.
-func (c *conn) Consume(ctx context.Context, topic string, fn func(key, value []byte)) error {
-	g := &c.group
-	if g.reader == nil || g.topic != topic {
-		if err := c.closeGroup(); err != nil {
-			return err
-		}
-		start := kgo.FirstOffset
-		if c.db.cfg.FromLatest {
-			start = kgo.LastOffset
-		}
-		g.joinStart.Store(time.Now().UnixNano())
-		g.topic = topic
-		g.reader = kgo.NewReader(kgo.ReaderConfig{
-			Brokers: c.db.cfg.Brokers, GroupID: c.db.cfg.Group, Topic: topic, StartOffset: start,
-			MinBytes: 1, MaxBytes: int(max(c.db.cfg.FetchSize, 1<<20)), MaxWait: c.db.cfg.FetchWait,
-			QueueCapacity: c.db.cfg.ConsumerQueue, HeartbeatInterval: 3 * time.Second,
-			SessionTimeout: 45 * time.Second, JoinGroupBackoff: 200 * time.Millisecond,
-			ReadBackoffMin: 10 * time.Millisecond, ReadBackoffMax: 200 * time.Millisecond,
-			Logger: groupLogger{g},
-		})
-	}
-	m, err := g.reader.FetchMessage(ctx)
-	if err != nil {
-		return fmt.Errorf("consume topic %q in group %q: %w", topic, c.db.cfg.Group, classify(err))
-	}
-	fn(m.Key, m.Value)
-	// Commit every 5 s (checked every 256 records) rather than per record
-	// as kafka-go's ReadMessage does.
-	if g.offsets == nil {
-		g.offsets, g.committed = map[int]int64{}, time.Now()
-	}
-	g.offsets[m.Partition] = m.Offset
-	if g.polls++; g.polls%256 == 0 && time.Since(g.committed) >= commitEvery {
-		if err := g.commit(ctx); err != nil {
-			return fmt.Errorf("commit offsets of group %q: %w", c.db.cfg.Group, classify(err))
-		}
-	}
-	return nil
-}
-
-// RebalanceTime returns the time spent joining the group: from subscribing
-// (or a generation ending) until kafka-go reports its partitions assigned.
-func (c *conn) RebalanceTime() time.Duration { return time.Duration(c.group.joined.Load()) }
-
-func (c *conn) closeGroup() error {
-	g := &c.group
-	if g.reader == nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.db.cfg.Timeout)
-	cerr := g.commit(ctx)
-	cancel()
-	err := errors.Join(cerr, g.reader.Close())
-	g.reader = nil
-	if err != nil {
-		return fmt.Errorf("leave group %q: %w", c.db.cfg.Group, err)
-	}
-	return nil
-}
-
-// groupLogger watches kafka-go's reader log for the ends of group joins.
-type groupLogger struct{ g *groupState }
-
-func (l groupLogger) Printf(format string, _ ...any) {
-	switch {
-	case strings.HasPrefix(format, "subscribed to topics and partitions"):
-		if s := l.g.joinStart.Swap(0); s != 0 {
-			l.g.joined.Add(time.Now().UnixNano() - s)
-		}
-	case strings.HasPrefix(format, "stopped heartbeat"):
-		l.g.joinStart.CompareAndSwap(0, time.Now().UnixNano())
-	}
 }
