@@ -10,9 +10,10 @@
 #      (>= 1 means gobench's p99 is as low or lower; integer ms as both tools print, floored at 1);
 #   3. consumers: Java's, then gobench's, each in a new group over the topic Java produced
 #      in step 1; MB/s ratio gobench/Java (MB.sec and fetch.MB.sec, as printed).
-# Each step also runs bench/kafka-franz (the same loops on github.com/twmb/franz-go, a
-# separate module) so the driver's choice of client (kafka-go) stands on numbers; its
-# column is "n/a" when it cannot be built (no module proxy).
+# Each step also runs bench/kafka-franz (the same loops written directly on
+# github.com/twmb/franz-go, a separate module) so the driver's choice of clients stands on
+# numbers: the driver produces with kafka-go and consumes with franz-go. The column is
+# "n/a" when it cannot be built (no module proxy).
 # Defaults: -n 2000000 -N 2000 -p "acks=all linger.ms=5 batch.size=16384" (Java 4.x defaults).
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -109,6 +110,6 @@ for size in 100 307200; do
 	done
 done
 echo
-echo "gobench (kafka-go) and franz-go against Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
+echo "gobench (kafka driver: kafka-go producer, franz-go consumer) and bare franz-go against Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
 echo "(ratios: MB/s x/Java; latency Java/x, integer ms floored at 1; >= 1.00 means as good as Java or better)"
 cat "$table"
