@@ -70,15 +70,25 @@ func addLine(p *plot.Plot, pts plotter.XYs, i int, dashed bool, label string) er
 	return nil
 }
 
-// ThroughputPlot draws ops/s per interval against seconds since each run's
-// start, one line per run.
+// ThroughputPlot draws ops/s per interval, one line per run, against
+// seconds since each run's start, or, when the runs overlap in time (the
+// clients of one multi-client run), since the first run's start, so that
+// clients starting late show as late.
 func ThroughputPlot(runs []Run) (*plot.Plot, error) {
-	p := newPlot("Throughput over time", "time since start (s)", "throughput (ops/s)")
+	x := "time since start (s)"
+	common, together := commonStart(runs)
+	if together && len(runs) > 1 {
+		x = "time since the first start (s)"
+	}
+	p := newPlot("Throughput over time", x, "throughput (ops/s)")
 	for k, r := range runs {
 		if len(r.Intervals) == 0 {
 			continue
 		}
 		t0 := r.Intervals[0].Start
+		if together {
+			t0 = common
+		}
 		short := typicalWidth(r.Intervals).Seconds() / 4
 		pts := make(plotter.XYs, 0, len(r.Intervals))
 		for _, iv := range r.Intervals {
@@ -98,6 +108,30 @@ func ThroughputPlot(runs []Run) (*plot.Plot, error) {
 	}
 	p.X.Min, p.Y.Min = 0, 0
 	return p, nil
+}
+
+// commonStart returns the earliest interval start of runs and whether all
+// runs with intervals overlap in wall-clock time.
+func commonStart(runs []Run) (time.Time, bool) {
+	var first, lastStart, firstEnd time.Time
+	n := 0
+	for _, r := range runs {
+		if len(r.Intervals) == 0 {
+			continue
+		}
+		s, e := r.Intervals[0].Start, r.Intervals[len(r.Intervals)-1].End
+		if n == 0 || s.Before(first) {
+			first = s
+		}
+		if n == 0 || s.After(lastStart) {
+			lastStart = s
+		}
+		if n == 0 || e.Before(firstEnd) {
+			firstEnd = e
+		}
+		n++
+	}
+	return first, n > 0 && lastStart.Before(firstEnd)
 }
 
 // typicalWidth is the median interval length.

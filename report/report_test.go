@@ -153,3 +153,27 @@ func TestWriteHTMLIsSelfContained(t *testing.T) {
 		t.Errorf("CLEANUP shows as an operation")
 	}
 }
+
+func TestThroughputPlotAlignsOverlappingRuns(t *testing.T) {
+	a := fakeRun(t, 4)
+	b := fakeRun(t, 4)
+	for _, iv := range b.Intervals { // b starts 2 s later, overlapping a
+		iv.Start, iv.End = iv.Start.Add(2*time.Second), iv.End.Add(2*time.Second)
+	}
+	p, err := ThroughputPlot([]Run{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Max < 5.9 || p.X.Max > 6.1 || !strings.Contains(p.X.Label.Text, "first start") {
+		t.Errorf("overlapping runs: x axis %q up to %v, want a common origin and 6 s", p.X.Label.Text, p.X.Max)
+	}
+	for _, iv := range b.Intervals { // now b runs after a: each from its own start
+		iv.Start, iv.End = iv.Start.Add(10*time.Second), iv.End.Add(10*time.Second)
+	}
+	if p, err = ThroughputPlot([]Run{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Max < 3.9 || p.X.Max > 4.1 {
+		t.Errorf("consecutive runs: x axis up to %v, want 4 s (each from its own start)", p.X.Max)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -147,6 +148,7 @@ func mergeResults(cs []*clientResult) (*mergeResult, error) {
 		}
 		seen[c.name] = c.path
 	}
+	m.warnings = append(m.warnings, configWarnings(cs)...)
 	if len(cs) > 1 {
 		switch ov := overlap(m.common(), m.union()); {
 		case m.common() <= 0:
@@ -162,6 +164,43 @@ func mergeResults(cs []*clientResult) (*mergeResult, error) {
 	}
 	m.intervals = ivs
 	return m, nil
+}
+
+// perClientKeys differ between the clients of one run by design.
+var perClientKeys = map[string]bool{"gobench.client": true, "exportfile": true, "gobench.seed": true, "gobench.prometheus": true, "label": true, "hdrhistogram.output.path": true}
+
+// configWarnings names the settings in which the clients' effective
+// configurations differ (other than perClientKeys), and a gobench.clients
+// that does not match the number of files.
+func configWarnings(cs []*clientResult) []string {
+	var out []string
+	keys := map[string]bool{}
+	for _, c := range cs {
+		for k := range c.doc.Config {
+			keys[k] = true
+		}
+	}
+	var diff []string
+	for k := range keys {
+		if perClientKeys[k] {
+			continue
+		}
+		v0, ok0 := cs[0].doc.Config[k]
+		for _, c := range cs[1:] {
+			if v, ok := c.doc.Config[k]; v != v0 || ok != ok0 {
+				diff = append(diff, fmt.Sprintf("%s (%s: %q, %s: %q)", k, cs[0].path, v0, c.path, v))
+				break
+			}
+		}
+	}
+	sort.Strings(diff)
+	if len(diff) > 0 {
+		out = append(out, "the clients ran different configurations: "+strings.Join(diff, "; "))
+	}
+	if n, ok := cs[0].doc.Config["gobench.clients"]; ok && n != strconv.Itoa(len(cs)) {
+		out = append(out, fmt.Sprintf("gobench.clients=%s but %d result files merged", n, len(cs)))
+	}
+	return out
 }
 
 func overlap(common, union time.Duration) float64 {

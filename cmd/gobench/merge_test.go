@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -263,6 +264,35 @@ func TestAddJobIndex(t *testing.T) {
 		v, _, ok := l.Origin("gobench.client")
 		if v.Value != c.want || v.Source != c.source || ok != (c.want != "") {
 			t.Errorf("env %q, given %q, no gobench.clients %v: gobench.client=%q from %q, want %q from %q", c.env, c.given, c.noClients, v.Value, v.Source, c.want, c.source)
+		}
+	}
+}
+
+func TestMergeWarnsAboutConfigurations(t *testing.T) {
+	mk := func(path string, cfg map[string]string) *clientResult {
+		return &clientResult{path: path, doc: &measure.Result{Config: cfg}}
+	}
+	cases := []struct {
+		name string
+		cs   []*clientResult
+		want []string
+	}{
+		{"same but per-client keys", []*clientResult{
+			mk("a", map[string]string{"gobench.clients": "2", "gobench.client": "0", "exportfile": "a", "gobench.seed": "1", "recordcount": "9"}),
+			mk("b", map[string]string{"gobench.clients": "2", "gobench.client": "1", "exportfile": "b", "gobench.seed": "2", "recordcount": "9"}),
+		}, nil},
+		{"different workload", []*clientResult{
+			mk("a", map[string]string{"recordcount": "9", "readproportion": "0.5"}),
+			mk("b", map[string]string{"recordcount": "8"}),
+		}, []string{`the clients ran different configurations: readproportion (a: "0.5", b: ""); recordcount (a: "9", b: "8")`}},
+		{"missing client", []*clientResult{
+			mk("a", map[string]string{"gobench.clients": "4"}),
+			mk("b", map[string]string{"gobench.clients": "4"}),
+		}, []string{"gobench.clients=4 but 2 result files merged"}},
+	}
+	for _, c := range cases {
+		if got := configWarnings(c.cs); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: configWarnings = %q, want %q", c.name, got, c.want)
 		}
 	}
 }
