@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,12 +123,12 @@ func NewJob(spec Spec, job Job, db drivers.DB, opts ...Option) (*Runner, error) 
 		// Java: per-thread rate = target / threadcount (original count).
 		r.tick = time.Duration(float64(time.Second) * float64(spec.Threads) / spec.Target)
 	}
+	// Recorders are shared by workers (they are multi-writer and
+	// lock-free); a few per CPU keep contention low and memory bounded
+	// whatever the thread count.
 	nrec := o.recorders
 	if nrec <= 0 {
-		nrec = r.threads
-		if nrec > 64 {
-			nrec = 64
-		}
+		nrec = min(r.threads, 4*runtime.GOMAXPROCS(0))
 	}
 	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{})
 	r.recs = make([]*measure.Recorder, nrec)

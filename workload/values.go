@@ -2,6 +2,7 @@ package workload
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 )
 
@@ -14,28 +15,27 @@ import (
 // Unlike Java, the value is generated before the timed call (Java generates
 // it lazily inside the binding call, inside the measured latency).
 func appendRandomValue(dst []byte, r *rand.Rand, n int) []byte {
-	for n > 0 {
-		b := r.Uint32()
-		k := 6
-		if n < k {
-			k = n
-		}
-		for i := 0; i < k; i++ {
-			var mask uint32
-			switch i % 3 {
-			case 0:
-				mask = 31
-			case 1:
-				mask = 63
-			default:
-				mask = 95
+	start := len(dst)
+	dst = slices.Grow(dst, n)[:start+n]
+	b := dst[start:]
+	// Each 64-bit draw is two of Java's 32-bit ints: 12 bytes.
+	for len(b) > 0 {
+		v := r.Uint64()
+		for half := 0; half < 2 && len(b) > 0; half++ {
+			w := uint32(v)
+			v >>= 32
+			k := min(6, len(b))
+			for i := 0; i < k; i++ {
+				b[i] = byte((w>>(5*uint(i)))&randMasks[i]) + ' '
 			}
-			dst = append(dst, byte((b>>(5*uint(i)))&mask)+' ')
+			b = b[k:]
 		}
-		n -= k
 	}
 	return dst
 }
+
+// randMasks are Java RandomByteIterator's masks for the six bytes of an int.
+var randMasks = [6]uint32{31, 63, 95, 31, 63, 95}
 
 // appendIntegrityValue appends the deterministic value of (key, field) of
 // length n that Java YCSB's dataintegrity mode writes: key + ":" + field,
