@@ -27,8 +27,11 @@ type Document struct {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// Figures returns the document's pictures in page order. Runs without
-// intervals get no plots over time.
+// Figures returns the document's pictures in page order: for a sweep the
+// throughput and p99 curves and the spectra of all steps in one plot; the
+// throughput of every run over time; per run its latency percentiles over
+// time and (outside sweeps) its spectrum. Runs without intervals get no
+// plots over time.
 func Figures(d *Document) ([]Figure, error) {
 	var figs []Figure
 	if len(d.Sweep) > 0 {
@@ -37,6 +40,13 @@ func Figures(d *Document) ([]Figure, error) {
 			return nil, err
 		}
 		figs = append(figs, Figure{"sweep-throughput", "Throughput by threads", tp}, Figure{"sweep-p99", "p99 latency by threads", p99})
+		if len(d.Runs) > 0 {
+			sp, err := SpectrumByRunPlot(d.Runs)
+			if err != nil {
+				return nil, err
+			}
+			figs = append(figs, Figure{"sweep-spectrum", "Latency by percentile per step", sp})
+		}
 	}
 	withIntervals := 0
 	for _, r := range d.Runs {
@@ -69,6 +79,9 @@ func Figures(d *Document) ([]Figure, error) {
 			}
 			p.Title.Text += titleSuffix(d, r)
 			figs = append(figs, Figure{"latency" + suffix, "Latency over time" + titleSuffix(d, r), p})
+		}
+		if len(d.Sweep) > 0 {
+			continue // the per-step spectra are in sweep-spectrum
 		}
 		p, err := SpectrumPlot(r)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gobench/gobench/measure"
@@ -191,16 +192,25 @@ func LatencyPlot(r Run) (*plot.Plot, error) {
 	return p, nil
 }
 
+// nines returns the percentile at 1/(1-q) = 10^k: 0%, 90%, 99%, 99.9%, ...
+func nines(k int) string {
+	switch k {
+	case 0:
+		return "0%"
+	case 1:
+		return "90%"
+	case 2:
+		return "99%"
+	}
+	return "99." + strings.Repeat("9", k-2) + "%"
+}
+
 // spectrumTicks labels a 1/(1-q) axis with percentiles.
 func spectrumTicks(maxX float64) plot.ConstantTicks {
 	var ticks plot.ConstantTicks
 	for k := 0; math.Pow10(k) <= maxX*1.0001; k++ {
 		x := math.Pow10(k)
-		label := "0%"
-		if k > 0 {
-			label = strconv.FormatFloat(100*(1-1/x), 'f', -1, 64) + "%"
-		}
-		ticks = append(ticks, plot.Tick{Value: x, Label: label})
+		ticks = append(ticks, plot.Tick{Value: x, Label: nines(k)})
 		for m := 2; m < 10 && float64(m)*x <= maxX; m++ {
 			ticks = append(ticks, plot.Tick{Value: float64(m) * x})
 		}
@@ -213,13 +223,37 @@ func spectrumTicks(maxX float64) plot.ConstantTicks {
 // logarithmic x axis of 1/(1-q), so 90 %, 99 %, 99.9 % are evenly spaced,
 // up to the percentile of the last sample.
 func SpectrumPlot(r Run) (*plot.Plot, error) {
-	ops := r.operations()
+	var names []string
+	var series []*measure.Series
+	for _, op := range r.operations() {
+		names = append(names, op)
+		series = append(series, r.Total.Lookup(op))
+	}
+	return spectrumPlot("Latency by percentile", names, series)
+}
+
+// SpectrumByRunPlot draws one spectrum per run, each of the run's
+// operations merged ([Combined]): for a sweep, how the whole distribution
+// moves with the number of threads.
+func SpectrumByRunPlot(runs []Run) (*plot.Plot, error) {
+	var names []string
+	var series []*measure.Series
+	for _, r := range runs {
+		c := Combined(r.Total)
+		if c.Count() == 0 {
+			continue
+		}
+		names = append(names, r.Name)
+		series = append(series, &c)
+	}
+	return spectrumPlot("Latency by percentile, all operations", names, series)
+}
+
+func spectrumPlot(title string, names []string, series []*measure.Series) (*plot.Plot, error) {
 	var maxV, maxX float64
-	curves := make([]plotter.XYs, len(ops))
-	for k, op := range ops {
-		s := r.Total.Lookup(op)
-		n := s.Count()
-		top := float64(n) // 1/(1-q) at q = 1 - 1/n
+	curves := make([]plotter.XYs, len(series))
+	for k, s := range series {
+		top := float64(s.Count()) // 1/(1-q) at q = 1 - 1/n
 		var qs []float64
 		for x := 1.0; x < top; x *= math.Pow(10, 1.0/25) {
 			qs = append(qs, 100*(1-1/x))
@@ -233,15 +267,15 @@ func SpectrumPlot(r Run) (*plot.Plot, error) {
 		}
 	}
 	div, unit := latencyUnit(maxV)
-	p := newPlot("Latency by percentile", "percentile", unit)
+	p := newPlot(title, "percentile", unit)
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = spectrumTicks(maxX)
+	p.X.Tick.Marker = spectrumTicks(math.Max(maxX, 1))
 	p.X.Min = 1
-	for k, op := range ops {
+	for k, name := range names {
 		for i := range curves[k] {
 			curves[k][i].Y /= div
 		}
-		if err := addLine(p, curves[k], k, false, op); err != nil {
+		if err := addLine(p, curves[k], k, false, name); err != nil {
 			return nil, err
 		}
 	}

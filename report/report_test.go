@@ -78,7 +78,7 @@ func TestKnee(t *testing.T) {
 func TestFiguresRenderPNG(t *testing.T) {
 	r := fakeRun(t, 5)
 	steps := []SweepStep{{Threads: 10, Throughput: 100}, {Threads: 100, Throughput: 500}, {Threads: 1000, Throughput: 510, Summary: Summary{P99: 5}}}
-	figs, err := Figures(&Document{Runs: []Run{r}, Sweep: steps, Knee: 1})
+	figs, err := Figures(&Document{Runs: []Run{r}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,10 +86,23 @@ func TestFiguresRenderPNG(t *testing.T) {
 	for _, f := range figs {
 		names = append(names, f.Name)
 	}
-	if got := strings.Join(names, ","); got != "sweep-throughput,sweep-p99,throughput,latency,spectrum" {
+	if got := strings.Join(names, ","); got != "throughput,latency,spectrum" {
 		t.Fatalf("figures %s", got)
 	}
-	b, err := figs[4].Render("png")
+	r2 := fakeRun(t, 2)
+	r2.Name = "other"
+	sw, err := Figures(&Document{Runs: []Run{r, r2}, Sweep: steps, Knee: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	for _, f := range sw {
+		names = append(names, f.Name)
+	}
+	if got := strings.Join(names, ","); got != "sweep-throughput,sweep-p99,sweep-spectrum,throughput,latency-fake,latency-other" {
+		t.Fatalf("sweep figures %s", got)
+	}
+	b, err := figs[2].Render("png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,5 +188,17 @@ func TestThroughputPlotAlignsOverlappingRuns(t *testing.T) {
 	}
 	if p.X.Max < 3.9 || p.X.Max > 4.1 {
 		t.Errorf("consecutive runs: x axis up to %v, want 4 s (each from its own start)", p.X.Max)
+	}
+}
+
+func TestSpectrumTickLabels(t *testing.T) {
+	var got []string
+	for _, tk := range spectrumTicks(2e6) {
+		if tk.Label != "" {
+			got = append(got, tk.Label)
+		}
+	}
+	if s := strings.Join(got, " "); s != "0% 90% 99% 99.9% 99.99% 99.999% 99.9999%" {
+		t.Errorf("spectrum ticks up to 1/(1-q) = 2e6: %s", s)
 	}
 }
