@@ -19,8 +19,8 @@ import (
 // the run, so its figures understate the system under test.
 const (
 	satCPU       = 0.85                  // process CPU / (wall × GOMAXPROCS)
-	satRunnable  = 1.0                   // mean goroutines waiting for a CPU, per GOMAXPROCS
-	satSchedP99  = 10 * time.Millisecond // p99 time from runnable to running
+	satRunnable  = 2.0                   // mean goroutines waiting for a CPU, per GOMAXPROCS
+	satSchedP99  = 25 * time.Millisecond // p99 time from runnable to running
 	satTarget    = 0.9                   // achieved / -target
 	satMinWindow = 500 * time.Millisecond
 )
@@ -52,8 +52,10 @@ func (v satVerdict) String() string {
 
 // judgeSaturation is the pure decision: the client may be the bottleneck
 // when its process uses nearly all the cores it may use, when goroutines
-// queue for a CPU (on average at least one per GOMAXPROCS, or a scheduler
-// latency p99 of 10 ms or more), or when a -target rate is missed by more
+// queue for a CPU (on average at least two per GOMAXPROCS, or a scheduler
+// latency p99 of 25 ms or more; a machine shared with other busy processes
+// reaches a few ms and about one runnable goroutine per P on a throttled
+// run), or when a -target rate is missed by more
 // than 10 %. Windows shorter than 500 ms are not judged.
 func judgeSaturation(s satSample) satVerdict {
 	var v satVerdict
