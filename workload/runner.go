@@ -31,7 +31,7 @@ type Runner struct {
 	quota   []int64 // per-thread op counts (0 = unbounded)
 	tick    time.Duration
 
-	done     atomic.Int64 // measured operations completed (after warm-up)
+	done     []paddedCount // measured operations completed, one slot per recorder
 	start    atomic.Int64 // unix ns when measuring began
 	measured atomic.Bool  // warm-up is over
 }
@@ -131,6 +131,7 @@ func NewJob(spec Spec, job Job, db drivers.DB, opts ...Option) (*Runner, error) 
 		nrec = min(r.threads, 4*runtime.GOMAXPROCS(0))
 	}
 	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{})
+	r.done = make([]paddedCount, nrec)
 	r.recs = make([]*measure.Recorder, nrec)
 	for i := range r.recs {
 		r.recs[i] = r.coll.NewRecorder()
@@ -145,7 +146,20 @@ func (r *Runner) Spec() Spec { return r.spec }
 func (r *Runner) Threads() int { return r.threads }
 
 // Done returns the operations completed so far in the measured part.
-func (r *Runner) Done() int64 { return r.done.Load() }
+func (r *Runner) Done() int64 {
+	var n int64
+	for i := range r.done {
+		n += r.done[i].n.Load()
+	}
+	return n
+}
+
+// paddedCount is a counter on its own cache line, so workers counting on
+// different slots do not slow each other down.
+type paddedCount struct {
+	n atomic.Int64
+	_ [56]byte
+}
 
 // Total returns the operations the run will do (0 = unbounded).
 func (r *Runner) Total() int64 {
@@ -242,7 +256,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: base}
 			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
 			if err == nil {
-				r.loop(opCtx, task, m, r.quota[id], stop)
+				r.loop(opCtx, task, m, &r.done[id%len(r.done)], r.quota[id], stop)
 				if tc, ok := task.(TaskCloser); ok {
 					if err := tc.Close(opCtx); err != nil {
 						fmt.Fprintf(r.opts.log, "Warning: worker %d: %v\n", id, err)
@@ -283,7 +297,9 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 			select {
 			case now := <-warm:
 				r.coll.Reset(now)
-				r.done.Store(0)
+				for i := range r.done {
+					r.done[i].n.Store(0)
+				}
 				measureStart = now
 				r.start.Store(now.UnixNano())
 				r.measured.Store(true)
@@ -311,7 +327,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	doStop("")
 	res := &Result{
 		Spec: r.spec, Threads: r.threads, Start: measureStart, RunTime: end.Sub(measureStart),
-		Ops: r.done.Load(), Snapshot: r.coll.Total(), Stopped: stopped.Load().(string), OpenErrors: openErrs,
+		Ops: r.Done(), Snapshot: r.coll.Total(), Stopped: stopped.Load().(string), OpenErrors: openErrs,
 	}
 	if len(openErrs) == r.threads {
 		return res, fmt.Errorf("no worker could open a connection: %w", errors.Join(openErrs...))
@@ -321,7 +337,7 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 
 // loop runs one worker's operations: its quota (0 = until stopped), paced by
 // the target schedule when one is set.
-func (r *Runner) loop(ctx context.Context, task Task, m *Meter, quota int64, stop <-chan struct{}) {
+func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCount, quota int64, stop <-chan struct{}) {
 	var timer *time.Timer
 	threadStart := m.Now()
 	if r.tick > 0 {
@@ -353,7 +369,7 @@ func (r *Runner) loop(ctx context.Context, task Task, m *Meter, quota int64, sto
 		issued++
 		if m.on {
 			counted++
-			r.done.Add(1)
+			slot.n.Add(1)
 			m.rec.Done(1)
 		}
 		if r.tick > 0 {
