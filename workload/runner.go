@@ -32,8 +32,8 @@ type Runner struct {
 	tick    time.Duration
 
 	done     []paddedCount // measured operations completed, one slot per recorder
-	start    atomic.Int64 // unix ns when measuring began
-	measured atomic.Bool  // warm-up is over
+	start    atomic.Int64  // unix ns when measuring began
+	measured atomic.Bool   // warm-up is over
 }
 
 // Option configures a Runner.
