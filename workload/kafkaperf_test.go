@@ -269,3 +269,71 @@ func TestStreamJobsRefuseOtherDrivers(t *testing.T) {
 		}
 	}
 }
+
+// syncStream acknowledges and hands out records at once, allocating
+// nothing, so that allocation tests see only the tasks' own.
+type syncStream struct {
+	countingConn
+	val []byte
+}
+
+func (s *syncStream) Produce(_ context.Context, _ string, _, _ []byte, tag int64, done func(int64, error)) error {
+	done(tag, nil)
+	return nil
+}
+func (s *syncStream) Flush(context.Context) error { return nil }
+func (s *syncStream) Consume(_ context.Context, _ string, fn func(k, v []byte)) error {
+	fn(nil, s.val)
+	return nil
+}
+
+func newStreamTasks(t testing.TB) (produce, consume Task) {
+	spec := DefaultSpec()
+	spec.Phase, spec.OperationCount = Transactions, 0
+	r, err := NewJob(spec, NewProduce(spec, DefaultProduceConfig()), &streamDB{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Meter{t: r.series, rec: r.recs[0], base: time.Now(), on: true}
+	s := &syncStream{val: make([]byte, 100)}
+	p, err := NewProduce(spec, DefaultProduceConfig()).NewTask(0, s, generatorRand(1, 0), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewConsume(ConsumeConfig{Timeout: time.Minute}).NewTask(0, s, generatorRand(1, 0), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, c
+}
+
+func TestStreamStepsDoNotAllocate(t *testing.T) {
+	p, c := newStreamTasks(t)
+	ctx := context.Background()
+	p.Step(ctx)
+	c.Step(ctx)
+	if n := testing.AllocsPerRun(1000, func() { p.Step(ctx) }); n != 0 {
+		t.Errorf("produce Step allocates %v times", n)
+	}
+	if n := testing.AllocsPerRun(1000, func() { c.Step(ctx) }); n != 0 {
+		t.Errorf("consume Step allocates %v times", n)
+	}
+}
+
+func BenchmarkProduceStep(b *testing.B) {
+	p, _ := newStreamTasks(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Step(ctx)
+	}
+}
+
+func BenchmarkConsumeStep(b *testing.B) {
+	_, c := newStreamTasks(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Step(ctx)
+	}
+}
