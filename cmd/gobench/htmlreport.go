@@ -27,6 +27,10 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	title := fs.String("title", "", "page title (default: the file names)")
 	sweep := fs.Bool("sweep", false, "the files are the steps of a thread sweep (gobench sweep -keep DIR): add the sweep plots and table")
 	files, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return printUsage(stdout, fs, "gobench report [-o report.html | -format png|svg -o DIR] [-title T] [-sweep] RESULT.json...",
+			"Draws result documents (gobench run/load -p exporter=json -p exportfile=PATH, gobench merge -o, gobench sweep -keep DIR)\nas one self-contained HTML page, or as one PNG or SVG file per figure.")
+	}
 	if err != nil {
 		return usageErr(fmt.Errorf("report: %w", err))
 	}
@@ -135,4 +139,12 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, args[0])
 		args = args[1:]
 	}
+}
+
+// printUsage writes a sub-command's synopsis, description and flags.
+func printUsage(w io.Writer, fs *flag.FlagSet, synopsis, about string) error {
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", synopsis, about)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	return nil
 }

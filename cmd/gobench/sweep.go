@@ -83,7 +83,26 @@ func parseSweepArgs(args []string) (sweepArgs, error) {
 	return a, nil
 }
 
+const sweepUsage = `Usage: gobench sweep -threads 10,50,100,500,1000 [-o sweep.html | -format png|svg -o DIR] [-keep DIR] RUN-ARGS...
+
+Runs "gobench run RUN-ARGS -threads N" once per thread count (load the data first), prints a
+table (threads, ops/s, p50, p99, p99.9, errors), marks the knee (the first step after which
+throughput grows by less than 5 % while p99 grows) and draws the report.
+
+Flags:
+  -threads LIST   thread counts, comma-separated (required)
+  -o PATH         the HTML report, or the directory for -format png|svg
+  -format F       html (default), png or svg
+  -keep DIR       keep each step's result document in DIR (else a temporary directory)
+`
+
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	for _, a := range args {
+		if a == "-h" || a == "-help" || a == "--help" {
+			_, err := io.WriteString(stdout, sweepUsage)
+			return err
+		}
+	}
 	a, err := parseSweepArgs(args)
 	if err != nil {
 		return usageErr(err)
