@@ -34,7 +34,7 @@ type htmlStep struct {
 	Threads                int
 	Throughput             string
 	P50, P99, P999, Errors int64
-	Knee                   bool
+	Knee, Saturated        bool
 }
 
 type htmlPage struct {
@@ -59,7 +59,7 @@ func WriteHTML(w io.Writer, d *Document) error {
 		pg.Title = "gobench report"
 	}
 	for i, s := range d.Sweep {
-		pg.Sweep = append(pg.Sweep, htmlStep{s.Threads, fmt.Sprintf("%.1f", s.Throughput), s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, i == d.Knee})
+		pg.Sweep = append(pg.Sweep, htmlStep{s.Threads, fmt.Sprintf("%.1f", s.Throughput), s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, i == d.Knee, s.ClientSaturated})
 	}
 	for _, r := range d.Runs {
 		pg.Runs = append(pg.Runs, htmlRunOf(r))
@@ -114,7 +114,7 @@ pre{background:#f6f6f6;padding:1em;overflow:auto}
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>
 {{end}}{{if .Sweep}}<h2>Thread sweep</h2>
 <table><tr><th>threads</th><th>ops/s</th><th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>errors</th><th></th></tr>
-{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee{{end}}</td></tr>
+{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee {{end}}{{if .Saturated}}client saturated{{end}}</td></tr>
 {{end}}</table>
 {{end}}{{range .Runs}}<h2>{{.Name}}</h2>
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>

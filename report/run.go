@@ -75,6 +75,9 @@ type SweepStep struct {
 	Threads    int
 	Throughput float64 // ops/s
 	Summary    Summary
+	// ClientSaturated: the client itself may have limited this step, so
+	// its figures understate the system under test.
+	ClientSaturated bool
 }
 
 // Knee returns the index of the knee of a sweep: the first step after

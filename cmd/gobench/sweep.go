@@ -138,7 +138,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		step := rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total)}
+		step := rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.extra.ClientSaturated}
 		doc.Sweep = append(doc.Sweep, step)
 		r, err := rep.RunFromResult(fmt.Sprintf("%d threads", n), c.doc)
 		if err != nil {
@@ -166,14 +166,24 @@ func writeSweepTable(w io.Writer, steps []rep.SweepStep, knee int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "threads\tops/s\tp50(us)\tp99(us)\tp99.9(us)\terrors\t\t")
 	for i, s := range steps {
-		mark := ""
+		var marks []string
 		if i == knee {
-			mark = "<- knee"
+			marks = append(marks, "<- knee")
 		}
+		if s.ClientSaturated {
+			marks = append(marks, "(client saturated)")
+		}
+		mark := strings.Join(marks, " ")
 		fmt.Fprintf(tw, "%d\t%.1f\t%d\t%d\t%d\t%d\t%s\t\n", s.Threads, s.Throughput, s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, s := range steps {
+		if s.ClientSaturated {
+			fmt.Fprintln(w, "Steps marked (client saturated): the client itself may have limited them; add client machines (gobench.clients) rather than threads.")
+			break
+		}
 	}
 	if knee < 0 {
 		_, err := fmt.Fprintln(w, "No knee: throughput grew by 5 % or more at every step, or p99 did not grow.")

@@ -43,7 +43,7 @@ func TestParseSweepArgs(t *testing.T) {
 	}
 }
 
-var sweepRow = regexp.MustCompile(`(?m)^\s*(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*(<- knee)?\s*$`)
+var sweepRow = regexp.MustCompile(`(?m)^\s*(\d+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*(<- knee)?\s*(\(client saturated\))?\s*$`)
 
 // A sweep on the embedded default (pebble): the table has a row per step,
 // the knee mark agrees with report.Knee on the printed figures, and the
