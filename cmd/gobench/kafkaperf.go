@@ -19,7 +19,21 @@ import (
 
 // gobench producer-perf / consumer-perf: Kafka's kafka-producer-perf-test.sh
 // and kafka-consumer-perf-test.sh with their own option spellings, printing
-// Kafka's lines on stdout, then gobench's HDR report.
+// Kafka's lines on stdout, then gobench's HDR report (YCSB text blocks with
+// p50 to p99.99 and max, in µs).
+//
+// Where gobench differs from the Java tools:
+//   - window lines come from the runner's 5 s interval cuts (a window with
+//     no acknowledgement prints nothing, as in Kafka), not from callbacks;
+//   - the final line's percentiles are the HDR histogram's (µs resolution)
+//     truncated to whole ms, not Kafka's integer-ms strided sample;
+//   - records/sec prints as %f (Kafka 3.x and 4.4, the testenv's version);
+//     --kafka-compat 4.0 prints %.1f as 4.0 did;
+//   - the consumer stops at exactly --messages (Kafka counts whole polls and
+//     may pass it); --date-format accepts only Kafka's default;
+//   - --print-metrics prints a note: kafka-go/franz-go metrics are not Java's;
+//   - Java client properties are mapped to kafka.* keys (javaKeys); others
+//     are ignored with a warning; --transactional-id is not supported.
 
 func init() {
 	commands["producer-perf"] = command{summary: "Kafka's producer perf test (kafka-producer-perf-test.sh options)", run: producerPerf}

@@ -158,6 +158,17 @@ func TestKafkaPerfTools(t *testing.T) {
 		t.Errorf("[CONSUME] Return=OK = %s, want 2000", got)
 	}
 	t.Logf("consumer-perf 300 KB: %d detailed rows", len(lines)-1)
+
+	// Asking for more than the topic holds: Kafka's warning after the
+	// timeout, then the row of what was consumed.
+	code, stdout, stderr = gobench(t, t.Context(), "consumer-perf", "--topic", big, "--messages", "2500", "--timeout", "1500", "--hide-header")
+	lines, _ = kafkaLines(t, stdout)
+	want := "WARNING: Exiting before consuming the expected number of messages: timeout (1500 ms) exceeded. You can use the --timeout option to increase the timeout."
+	if code != 0 || len(lines) != 2 || lines[0] != want || !kRow.MatchString(lines[1]) {
+		t.Errorf("consumer-perf past the end: exit %d, lines %q, want the timeout warning and a row\n%s", code, lines, stderr)
+	} else if m := kRow.FindStringSubmatch(lines[1]); m[2] != "2000" {
+		t.Errorf("consumer-perf past the end consumed %s records, want 2000", m[2])
+	}
 }
 
 // TestYCSBOnKafka loads and runs workloads A and D on -db kafka; each run is
