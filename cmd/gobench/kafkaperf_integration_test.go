@@ -207,26 +207,8 @@ func TestYCSBOnKafka(t *testing.T) {
 // with the failures counted and the report printed.
 func TestProducerPerfSurvivesStoppedBroker(t *testing.T) {
 	requireKafka(t)
-	pidFile := os.Getenv("GOBENCH_RUN")
-	if pidFile == "" {
-		pidFile = "/tmp/gobench-testenv"
-	}
-	b, err := os.ReadFile(pidFile + "/kafka/pid")
-	if err != nil {
-		t.Skipf("no testenv Kafka pid file: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		t.Skipf("bad pid file: %v", err)
-	}
+	stallBroker(t, 2*time.Second, 6*time.Second)
 	topic := "gobenchtest_stop_" + strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
-	go func() {
-		time.Sleep(2 * time.Second)
-		syscall.Kill(pid, syscall.SIGSTOP)
-		defer syscall.Kill(pid, syscall.SIGCONT)
-		time.Sleep(6 * time.Second)
-	}()
-	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -246,4 +228,66 @@ func TestProducerPerfSurvivesStoppedBroker(t *testing.T) {
 	if n, _ := strconv.Atoi(failed); n == 0 || code != exitFailed {
 		t.Errorf("failed records %q, exit %d; want some failures counted and exit %d", failed, code, exitFailed)
 	}
+}
+
+// stallBroker freezes the testenv broker (SIGSTOP, pid from its pid file)
+// after delay for d, then resumes it; the test is skipped without a pid
+// file.
+func stallBroker(t *testing.T, delay, d time.Duration) {
+	t.Helper()
+	dir := os.Getenv("GOBENCH_RUN")
+	if dir == "" {
+		dir = "/tmp/gobench-testenv"
+	}
+	b, err := os.ReadFile(dir + "/kafka/pid")
+	if err != nil {
+		t.Skipf("no testenv Kafka pid file: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Skipf("bad pid file: %v", err)
+	}
+	go func() {
+		time.Sleep(delay)
+		syscall.Kill(pid, syscall.SIGSTOP)
+		defer syscall.Kill(pid, syscall.SIGCONT)
+		time.Sleep(d)
+	}()
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+}
+
+// TestYCSBSurvivesStoppedBroker freezes the broker for 4 s during a
+// time-limited workload A run with 1 s request timeouts: operations fail
+// (counted under their Return= codes), the run ends at its time limit and
+// prints the report.
+func TestYCSBSurvivesStoppedBroker(t *testing.T) {
+	requireKafka(t)
+	table := "gobenchtest_ycsbstop_" + strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
+	common := []string{"-db", "kafka", "-P", "workloads/workloada", "-p", "table=" + table, "-p", "recordcount=500",
+		"-threads", "4", "-p", "kafka.timeout=1000"}
+	if code, _, stderr := gobench(t, t.Context(), append([]string{"load"}, common...)...); code != 0 {
+		t.Fatalf("load: exit %d\n%s", code, stderr)
+	}
+	stallBroker(t, 2*time.Second, 4*time.Second)
+	start := time.Now()
+	code, stdout, stderr := gobench(t, t.Context(), append([]string{"run", "-p", "operationcount=0", "-p", "maxexecutiontime=9"}, common...)...)
+	took := time.Since(start)
+	_, report := kafkaLines(t, stdout)
+	if len(report) == 0 {
+		t.Fatalf("no report after a broker stall (exit %d):\n%s", code, stderr)
+	}
+	if took > 30*time.Second {
+		t.Errorf("a 9 s run with a 4 s stall took %v", took)
+	}
+	var failed []string
+	for _, l := range report {
+		if strings.Contains(l, "Return=") && !strings.Contains(l, "Return=OK") {
+			failed = append(failed, l)
+		}
+	}
+	if len(failed) == 0 {
+		t.Errorf("no failed operations counted during a 4 s stall with 1 s timeouts")
+	}
+	t.Logf("stalled run: exit %d in %v; %s; OK reads %s", code, took.Round(time.Millisecond), strings.Join(failed, "; "),
+		reportValue(t, report, "READ", "Return=OK"))
 }
