@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -90,7 +89,7 @@ func ThroughputPlot(runs []Run) (*plot.Plot, error) {
 		if together {
 			t0 = common
 		}
-		short := typicalWidth(r.Intervals).Seconds() / 4
+		short := TypicalWidth(r.Intervals).Seconds() / 4
 		pts := make(plotter.XYs, 0, len(r.Intervals))
 		for _, iv := range r.Intervals {
 			d := iv.End.Sub(iv.Start).Seconds()
@@ -133,16 +132,6 @@ func commonStart(runs []Run) (time.Time, bool) {
 		n++
 	}
 	return first, n > 0 && lastStart.Before(firstEnd)
-}
-
-// typicalWidth is the median interval length.
-func typicalWidth(ivs []*measure.Snapshot) time.Duration {
-	w := make([]time.Duration, len(ivs))
-	for i, iv := range ivs {
-		w[i] = iv.End.Sub(iv.Start)
-	}
-	slices.Sort(w)
-	return w[len(w)/2]
 }
 
 // LatencyPlot draws p50 (dashed) and p99 (solid) of each operation of r

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobench/gobench/measure"
 	rep "github.com/gobench/gobench/report"
 )
 
@@ -82,6 +85,44 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		doc.Title = "gobench: " + strings.Join(names, ", ")
 	}
 	return writeDocument(&doc, *format, *out, stderr)
+}
+
+// clientResult is one client's result document, decoded.
+type clientResult struct {
+	path  string
+	name  string // client number from the config, or the file name
+	doc   *measure.Result
+	total *measure.Snapshot
+	extra resultExtras
+}
+
+// resultExtras are fields of a result document that measure.Result may not
+// know (yet): read leniently from the same file.
+type resultExtras struct {
+	Warnings        []string `json:"warnings"`
+	ClientSaturated bool     `json:"client_saturated"`
+}
+
+// readResultFile reads and decodes one result document.
+func readResultFile(path string) (*clientResult, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := measure.ReadResult(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	total, err := doc.Total()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	cr := &clientResult{path: path, name: path, doc: doc, total: total}
+	_ = json.Unmarshal(b, &cr.extra)
+	if c, ok := doc.Config["gobench.client"]; ok {
+		cr.name = c
+	}
+	return cr, nil
 }
 
 // writeDocument writes doc as an HTML page (format html, out a file) or as

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,44 +47,6 @@ func addJobIndex(l *props.Layers, getenv func(string) string) {
 	if v := getenv(jobIndexEnv); v != "" {
 		l.Add(props.LayerOverride, props.Value{Key: "gobench.client", Value: v, Source: jobIndexEnv})
 	}
-}
-
-// clientResult is one client's result document, decoded.
-type clientResult struct {
-	path  string
-	name  string // client number from the config, or the file name
-	doc   *measure.Result
-	total *measure.Snapshot
-	extra resultExtras
-}
-
-// resultExtras are fields of a result document that measure.Result may not
-// know (yet): read leniently from the same file.
-type resultExtras struct {
-	Warnings        []string `json:"warnings"`
-	ClientSaturated bool     `json:"client_saturated"`
-}
-
-// readResultFile reads and decodes one result document.
-func readResultFile(path string) (*clientResult, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	doc, err := measure.ReadResult(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	total, err := doc.Total()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	cr := &clientResult{path: path, name: path, doc: doc, total: total}
-	_ = json.Unmarshal(b, &cr.extra)
-	if c, ok := doc.Config["gobench.client"]; ok {
-		cr.name = c
-	}
-	return cr, nil
 }
 
 // mergeResult is the union of several clients' results.
@@ -253,49 +214,30 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // mergeIntervals merges the clients' intervals into wall-clock bins as wide
-// as the first client's typical interval, starting at t0: each interval goes
-// to the bin holding its midpoint.
+// as the first client's typical interval (report.BinIntervals), from t0.
 func mergeIntervals(cs []*clientResult, t0 time.Time) ([]measure.IntervalRecord, error) {
-	var widths []time.Duration
-	for _, iv := range cs[0].doc.Intervals {
-		widths = append(widths, iv.End.Sub(iv.Start))
-	}
-	if len(widths) == 0 {
-		return nil, nil
-	}
-	sort.Slice(widths, func(i, j int) bool { return widths[i] < widths[j] })
-	width := widths[len(widths)/2].Round(time.Millisecond)
-	if width <= 0 {
-		width = time.Second
-	}
-	bins := map[int64]*measure.Snapshot{}
-	for _, c := range cs {
+	runs := make([][]*measure.Snapshot, len(cs))
+	for k, c := range cs {
 		snaps, err := c.doc.IntervalSnapshots()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.path, err)
 		}
-		for _, s := range snaps {
-			mid := s.Start.Add(s.End.Sub(s.Start) / 2)
-			k := int64(mid.Sub(t0) / width)
-			if b, ok := bins[k]; ok {
-				if err := b.Merge(s); err != nil {
-					return nil, fmt.Errorf("%s: %w", c.path, err)
-				}
-				continue
-			}
-			bins[k] = s
-		}
+		runs[k] = snaps
 	}
-	keys := make([]int64, 0, len(bins))
-	for k := range bins {
-		keys = append(keys, k)
+	if len(runs[0]) == 0 {
+		return nil, nil
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	out := make([]measure.IntervalRecord, 0, len(keys))
-	for _, k := range keys {
-		b := bins[k]
-		b.Start, b.End = t0.Add(time.Duration(k)*width), t0.Add(time.Duration(k+1)*width)
-		out = append(out, measure.EncodeInterval(b))
+	width := rep.TypicalWidth(runs[0]).Round(time.Millisecond)
+	if width <= 0 {
+		width = time.Second
+	}
+	bins, err := rep.BinIntervals(runs, t0, width)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]measure.IntervalRecord, len(bins))
+	for i, b := range bins {
+		out[i] = measure.EncodeInterval(b)
 	}
 	return out, nil
 }
