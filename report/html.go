@@ -114,7 +114,7 @@ pre{background:#f6f6f6;padding:1em;overflow:auto}
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>
 {{end}}{{if .Sweep}}<h2>Thread sweep</h2>
 <table><tr><th>threads</th><th>ops/s</th><th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>errors</th><th></th></tr>
-{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee {{end}}{{if .Saturated}}client saturated{{end}}</td></tr>
+{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee{{end}}{{if and .Knee .Saturated}}; {{end}}{{if .Saturated}}client saturated{{end}}</td></tr>
 {{end}}</table>
 {{end}}{{range .Runs}}<h2>{{.Name}}</h2>
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>
