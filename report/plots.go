@@ -295,6 +295,8 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 		if len(steps) > 1 && steps[0].Threads > 0 && steps[len(steps)-1].Threads >= 10*steps[0].Threads {
 			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+			// Room for the markers at both ends.
+			p.X.Min, p.X.Max = float64(steps[0].Threads)/1.25, float64(steps[len(steps)-1].Threads)*1.25
 		}
 		l, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
