@@ -34,6 +34,12 @@ type Result struct {
 	// Series has one entry per series with samples or return codes.
 	Series    []SeriesResult   `json:"series"`
 	Intervals []IntervalRecord `json:"intervals,omitempty"`
+	// Warnings are problems gobench noticed about the run itself, such as
+	// a client that may have been the bottleneck; empty when none.
+	Warnings []string `json:"warnings,omitempty"`
+	// ClientSaturated is set when the client itself may have limited the
+	// run (its CPU, its run queue, its scheduler or a missed -target).
+	ClientSaturated bool `json:"client_saturated,omitempty"`
 }
 
 // SeriesResult is one series of a [Result]: the exact data in the embedded

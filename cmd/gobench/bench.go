@@ -41,6 +41,9 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 		}
 		st.hooks = append(st.hooks, func(iv *measure.Interval) { intervals = append(intervals, measure.EncodeInterval(iv)) })
 	}
+	if cfg.promAddr != "" && st.cut > time.Second {
+		st.cut = time.Second // live metrics every second
+	}
 	if spec.HdrFileOutput {
 		logs := measure.NewHDRLogs(func(series string) (io.WriteCloser, error) {
 			return os.Create(measure.HDRLogFileName(spec.HdrOutputPath, series))
@@ -80,6 +83,14 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	fmt.Fprintln(stderr, "Loading workload...")
 	fmt.Fprintln(stderr, "Starting test.")
 
+	obs, err := startObservers(spec.Target, cfg.promAddr, stderr)
+	if err != nil {
+		cfg.db.Close()
+		return configErr(err)
+	}
+	defer obs.Close()
+	st.hooks = append(st.hooks, obs.Interval)
+
 	gc0 := measure.ReadGCStats()
 	st.start(time.Now())
 	stopProgress := startProgress(stderr, r, spec.Status)
@@ -98,6 +109,7 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	case "interrupted":
 		fmt.Fprintln(stderr, "Run interrupted: the report covers the operations that ran.")
 	}
+	verdict := obs.Finish(res.Snapshot.Ops, res.RunTime)
 	gc := measure.ReadGCStats().Sub(gc0)
 	lines := measure.Report(res.Snapshot, measure.ReportOptions{
 		RunTime: res.RunTime, Percentiles: spec.Percentiles, Type: measureType(spec),
@@ -116,6 +128,10 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 		})
 		if err != nil {
 			return err
+		}
+		doc.ClientSaturated = verdict.Saturated
+		if verdict.Saturated {
+			doc.Warnings = append(doc.Warnings, verdict.String())
 		}
 	}
 	if err := writeReport(spec, lines, doc, stdout); err != nil {

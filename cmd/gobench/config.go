@@ -27,6 +27,8 @@ type config struct {
 	driver drivers.Driver
 	db     drivers.DB
 	warns  []string
+	// promAddr is gobench.prometheus: where to serve /metrics ("" = off).
+	promAddr string
 }
 
 // buildConfig layers the properties (workload files and -P files in order,
@@ -84,12 +86,14 @@ func buildConfig(f *benchFlags, phase workload.Phase, out io.Writer) (*config, e
 	if f.jvmArgs != "" {
 		c.warns = append(c.warns, fmt.Sprintf("-jvm-args %q ignored: gobench has no JVM", f.jvmArgs))
 	}
+	addJobIndex(&c.layers, os.Getenv)
 	c.set = c.layers.Set()
 
 	d := props.NewDecoder(c.set)
 	spec, verr := workload.Decode(d, phase)
 	c.spec = spec
 	d.Lookup("gobench.classpath") // read by drivers that need it (hbase)
+	c.promAddr = d.String("gobench.prometheus", "")
 
 	c.dbName = defaultDB
 	if v, ok := c.set.Get("db"); ok {
