@@ -34,4 +34,6 @@ Examples:
   gobench run -w workloada -p exporter=json -p exportfile=result.json
 
 Exit status: 0 ok, 1 the run failed, 2 usage or configuration error.
+
+More commands (each has --help):
 `
