@@ -274,10 +274,15 @@ func TestStreamJobsRefuseOtherDrivers(t *testing.T) {
 // nothing, so that allocation tests see only the tasks' own.
 type syncStream struct {
 	countingConn
-	val []byte
+	val  []byte
+	seen []string // payloads produced, when keep is set
+	keep bool
 }
 
-func (s *syncStream) Produce(_ context.Context, _ string, _, _ []byte, tag int64, done func(int64, error)) error {
+func (s *syncStream) Produce(_ context.Context, _ string, _, v []byte, tag int64, done func(int64, error)) error {
+	if s.keep {
+		s.seen = append(s.seen, string(v))
+	}
 	done(tag, nil)
 	return nil
 }
@@ -335,5 +340,41 @@ func BenchmarkConsumeStep(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		c.Step(ctx)
+	}
+}
+
+func TestProducePayloads(t *testing.T) {
+	spec := DefaultSpec()
+	spec.Phase, spec.OperationCount, spec.Threads = Transactions, 6, 2
+	r, _ := NewJob(spec, NewProduce(spec, DefaultProduceConfig()), &streamDB{})
+	m := &Meter{t: r.series, rec: r.recs[0], base: time.Now(), on: true}
+	cases := []struct {
+		name string
+		cfg  func(*ProduceConfig)
+		ok   func(v string) bool
+	}{
+		{"uppercase", func(c *ProduceConfig) { c.RecordSize = 7 }, regexp.MustCompile(`^[A-Z]{7}$`).MatchString},
+		{"monotonic", func(c *ProduceConfig) { c.Monotonic = true }, regexp.MustCompile(`^[135]$`).MatchString},
+		{"file", func(c *ProduceConfig) { c.Payloads = [][]byte{[]byte("x"), []byte("yy")} }, func(v string) bool { return v == "x" || v == "yy" }},
+	}
+	for _, c := range cases {
+		cfg := DefaultProduceConfig()
+		c.cfg(&cfg)
+		s := &syncStream{keep: true}
+		task, err := NewProduce(spec, cfg).NewTask(1, s, generatorRand(1, 1), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			task.Step(t.Context())
+		}
+		if len(s.seen) != 3 || s.seen[0] == s.seen[1] && c.name != "file" {
+			t.Errorf("%s: payloads %q, want 3 distinct", c.name, s.seen)
+		}
+		for _, v := range s.seen {
+			if !c.ok(v) {
+				t.Errorf("%s: payload %q", c.name, v)
+			}
+		}
 	}
 }

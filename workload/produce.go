@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,7 @@ const (
 	KeyProducePayloadDelim = "produce.payloaddelimiter"
 	KeyProduceThroughput   = "produce.throughput"
 	KeyProduceBufferMemory = "produce.buffermemory"
+	KeyProduceMonotonic    = "produce.payloadmonotonic"
 )
 
 // ProduceConfig is the produce workload's configuration.
@@ -38,6 +40,10 @@ type ProduceConfig struct {
 	Topic      string   // default: the table property
 	RecordSize int      // payload bytes, when Payloads is empty
 	Payloads   [][]byte // payloads to pick from at random (--payload-file)
+	// Monotonic makes each payload the decimal record index
+	// (--payload-monotonic, Kafka 3.9+); worker w of n sends indexes w,
+	// w+n, w+2n, ...
+	Monotonic bool
 	// Throughput is Kafka's --throughput: records/s over all workers; -1 (any
 	// negative) = unthrottled, 0 = send nothing (Kafka blocks forever).
 	Throughput float64
@@ -92,6 +98,7 @@ func DecodeProduce(d *props.Decoder, table string) (ProduceConfig, error) {
 	c.RecordSize = d.IntRange(KeyProduceRecordSize, c.RecordSize, 1, math.MaxInt32)
 	c.Throughput = d.Float(KeyProduceThroughput, c.Throughput)
 	c.BufferMemory = d.Bytes(KeyProduceBufferMemory, c.BufferMemory)
+	c.Monotonic = d.Bool(KeyProduceMonotonic, false)
 	if c.BufferMemory < 1 {
 		d.Failf(KeyProduceBufferMemory, "want a size of at least 1 byte")
 	}
@@ -210,14 +217,17 @@ func (j *Produce) NewTask(id int, conn drivers.Conn, rnd *rand.Rand, m *Meter) (
 		target /= float64(j.threads)
 	}
 	t := &produceTask{
-		j: j, p: p, m: m, rnd: rnd, quota: j.quota(id),
+		j: j, p: p, m: m, rnd: rnd, quota: j.quota(id), id: id,
 		acks: make(chan ackNote, slots), slots: make([]sendSlot, slots), free: make([]int32, slots),
 		thr: newKafkaThrottle(target, m.Now()),
 	}
 	for i := range t.free {
 		t.free[i] = int32(slots - 1 - i)
 	}
-	if len(j.cfg.Payloads) == 0 {
+	switch {
+	case j.cfg.Monotonic:
+		t.payload = make([]byte, 0, 20)
+	case len(j.cfg.Payloads) == 0:
 		t.payload = make([]byte, j.cfg.RecordSize)
 	}
 	t.done = t.onAck
@@ -243,6 +253,7 @@ type produceTask struct {
 	m       *Meter
 	rnd     *rand.Rand
 	quota   int64 // 0 = until stopped
+	id      int
 	sent    int64
 	payload []byte
 	thr     kafkaThrottle
@@ -313,9 +324,12 @@ func (t *produceTask) Step(ctx context.Context) bool {
 		}
 	}
 	value := t.payload
-	if len(t.j.cfg.Payloads) > 0 {
+	switch {
+	case t.j.cfg.Monotonic:
+		value = strconv.AppendInt(value[:0], t.sent*int64(t.j.threads)+int64(t.id), 10)
+	case len(t.j.cfg.Payloads) > 0:
 		value = t.j.cfg.Payloads[t.rnd.IntN(len(t.j.cfg.Payloads))]
-	} else {
+	default:
 		fillUpper(value, t.rnd)
 	}
 	slot := t.free[len(t.free)-1]

@@ -253,6 +253,7 @@ var producerOpts = map[string]kafkaOpt{
 	"--record-size":       {usage: "payload bytes per record (or --payload-file)"},
 	"--payload-file":      {usage: "UTF-8 file of payloads split by --payload-delimiter; each record picks one at random"},
 	"--payload-delimiter": {usage: "regular expression between payloads (default \\n)"},
+	"--payload-monotonic": {flag: true, usage: "payload = the record's index in decimal (Kafka 3.9+)"},
 	"--throughput":        {usage: "records/s to aim for, -1 = unthrottled (required)"},
 	"--producer-props":    {multi: true, usage: "k=v ... producer properties (Java names mapped to kafka.*; override the file)"},
 	"--command-property":  {multi: true, usage: "same as --producer-props (Kafka 4.2)"},
@@ -278,8 +279,8 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if topic == "" || len(o["--num-records"]) == 0 || len(o["--throughput"]) == 0 {
 		return usageErr(errors.New("producer-perf: --topic, --num-records and --throughput are required"))
 	}
-	if (len(o["--record-size"]) > 0) == (len(o["--payload-file"]) > 0) {
-		return usageErr(errors.New("producer-perf: give exactly one of --record-size and --payload-file"))
+	if sizes := len(o["--record-size"]) + len(o["--payload-file"]) + len(o["--payload-monotonic"]); sizes != 1 {
+		return usageErr(errors.New("producer-perf: give exactly one of --record-size, --payload-file and --payload-monotonic"))
 	}
 	n, err := positive(o, "--num-records", "")
 	if err != nil {
@@ -305,6 +306,9 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	p.set("--topic", workload.KeyProduceTopic, topic)
 	p.set("--throughput", workload.KeyProduceThroughput, one(o, "--throughput", ""))
+	if len(o["--payload-monotonic"]) > 0 {
+		p.set("--payload-monotonic", workload.KeyProduceMonotonic, "true")
+	}
 	if v := one(o, "--record-size", ""); v != "" {
 		if _, err := positive(o, "--record-size", ""); err != nil {
 			return err
