@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
@@ -18,6 +21,10 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	f := newBenchFlags(phase.String())
 	f.set.SetOutput(io.Discard)
 	if err := f.parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			return nil
+		}
 		return err
 	}
 	cfg, err := buildConfig(f, phase, stdout)

@@ -215,6 +215,10 @@ func (l dfsioLog) info(format string, args ...any) {
 }
 
 func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprint(stdout, dfsioUsage)
+		return nil
+	}
 	a, err := parseDFSIO(args)
 	if err != nil {
 		fmt.Fprint(stderr, dfsioUsage)
