@@ -20,7 +20,7 @@ func requireKafka(t *testing.T) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", kafkaBroker, time.Second)
 	if err != nil {
-		t.Skipf("Kafka not reachable at %s (testenv/up.sh kafka): %v", kafkaBroker, err)
+		t.Fatalf("Kafka not reachable at %s (testenv/up.sh kafka): %v", kafkaBroker, err)
 	}
 	c.Close()
 }
@@ -241,11 +241,11 @@ func stallBroker(t *testing.T, delay, d time.Duration) {
 	}
 	b, err := os.ReadFile(dir + "/kafka/pid")
 	if err != nil {
-		t.Skipf("no testenv Kafka pid file: %v", err)
+		t.Fatalf("no testenv Kafka pid file: %v", err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
 	if err != nil {
-		t.Skipf("bad pid file: %v", err)
+		t.Fatalf("bad pid file: %v", err)
 	}
 	go func() {
 		time.Sleep(delay)

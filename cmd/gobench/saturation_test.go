@@ -142,9 +142,6 @@ func TestSaturationThroughBench(t *testing.T) {
 		base := []string{"run", "-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
 			"-p", "gobench.prometheus=127.0.0.1:0", "-p", "exporter=json", "-p", "exportfile=" + file}
 		code, _, errs := gobench(t, context.Background(), append(base, args...)...)
-		if code == exitUsage && strings.Contains(errs, "gobench.prometheus") {
-			t.Skip("bench does not know gobench.prometheus yet (hook not applied)")
-		}
 		if code != exitOK {
 			t.Fatalf("run %v: exit %d\n%s", args, code, errs)
 		}

@@ -20,7 +20,7 @@ func requireKafka(t *testing.T) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", broker, time.Second)
 	if err != nil {
-		t.Skipf("Kafka not reachable at %s (testenv/up.sh kafka): %v", broker, err)
+		t.Fatalf("Kafka not reachable at %s (testenv/up.sh kafka): %v", broker, err)
 	}
 	c.Close()
 }
