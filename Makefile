@@ -30,10 +30,12 @@ test-unit: vet
 test: test-unit test-integration
 
 # Starts the servers, runs every integration suite, and always stops them.
+# -p 1: one package at a time, because fault tests stop and restart the
+# shared servers.
 test-integration:
 	@set -e; status=0; \
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
-	CGO_ENABLED=1 $(GO) test -race -count=1 -tags integration -timeout 30m $(PKGS) || status=$$?; \
+	CGO_ENABLED=1 $(GO) test -p 1 -race -count=1 -tags integration -timeout 30m $(PKGS) || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
 	exit $$status
 
