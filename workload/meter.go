@@ -28,12 +28,32 @@ func (m *Meter) Now() time.Duration { return time.Since(m.base) }
 // Measure records one call of operation op that started at start and ended
 // now with err, the way Java's DBWrapper does, and returns its return code.
 func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
-	end := m.Now()
+	return m.MeasureSpan(op, start, m.Now(), m.intended, err)
+}
+
+// Intended returns the start time the runner's schedule gave the current
+// operation (its actual start when unthrottled). A task whose operation
+// completes later (an asynchronous send) keeps it for [Meter.MeasureSpan].
+func (m *Meter) Intended() time.Duration { return m.intended }
+
+// MeasureSpan records an operation of op that started at start (scheduled
+// at intended) and ended at end, for tasks that learn the outcome after the
+// operation's step (asynchronous sends acknowledged later). Call it on the
+// worker's goroutine.
+func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err error) drivers.Status {
 	st := drivers.Classify(err)
 	if !m.on {
 		return st
 	}
-	m.sample(m.t.failed[op][st], start, end)
+	s := m.t.failed[op][st]
+	if m.t.intendedUnderPlain {
+		m.rec.Record(s, end-intended)
+	} else {
+		m.rec.Record(s, end-start)
+		if m.t.recordIntended {
+			m.rec.Record(m.t.intended[s], end-intended)
+		}
+	}
 	m.rec.Count(m.t.plain[op], int(st))
 	return st
 }

@@ -149,10 +149,8 @@ func init() {
 // measured.
 //
 // Each acknowledgement is recorded when the worker collects it, as a sample
-// of length ack - send: [Meter] has no call taking an explicit latency, so
-// the task passes start = now - latency to Meter.Measure. (With
-// measurement.interval=intended the intended-start latency of PRODUCE is
-// therefore not meaningful.)
+// from send to acknowledgement ([Meter.MeasureSpan]); with -target, the
+// intended-start latency runs from the send's slot in the schedule.
 //
 // Its counters are safe to read while the run goes on.
 type Produce struct {
@@ -237,8 +235,8 @@ func (j *Produce) NewTask(id int, conn drivers.Conn, rnd *rand.Rand, m *Meter) (
 }
 
 type sendSlot struct {
-	start time.Duration
-	size  int
+	start, intended time.Duration
+	size            int
 }
 
 type ackNote struct {
@@ -276,7 +274,7 @@ func (t *produceTask) onAck(tag int64, err error) {
 func (t *produceTask) record(a ackNote) {
 	s := t.slots[a.slot]
 	t.free = append(t.free, a.slot)
-	if st := t.m.Measure(0, t.m.Now()-(a.end-s.start), a.err); st.IsOK() {
+	if st := t.m.MeasureSpan(0, s.start, a.end, s.intended, a.err); st.IsOK() {
 		t.j.acked.Add(1)
 		t.j.bytes.Add(int64(s.size))
 	}
@@ -335,7 +333,7 @@ func (t *produceTask) Step(ctx context.Context) bool {
 	slot := t.free[len(t.free)-1]
 	t.free = t.free[:len(t.free)-1]
 	start := t.m.Now()
-	t.slots[slot] = sendSlot{start: start, size: len(value)}
+	t.slots[slot] = sendSlot{start: start, intended: t.m.Intended(), size: len(value)}
 	if err := t.p.Produce(ctx, t.j.cfg.Topic, nil, value, int64(slot), t.done); err != nil {
 		t.free = append(t.free, slot)
 		t.m.Measure(0, start, err)
