@@ -36,3 +36,10 @@ type Printer interface {
 	Driver
 	WithOutput(w io.Writer) Driver
 }
+
+// Noter is implemented by a DB that has facts about the run worth telling
+// the user apart from the report (a Kafka offset index built at open, and
+// how long it took). The CLI prints them on stderr after the run.
+type Noter interface {
+	Notes() []string
+}

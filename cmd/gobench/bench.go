@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
 )
@@ -103,6 +104,11 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	stopProgress := startProgress(stderr, r, spec.Status)
 	res, runErr := r.Run(ctx)
 	stopProgress()
+	if n, ok := cfg.db.(drivers.Noter); ok {
+		for _, note := range n.Notes() {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	if cerr := cfg.db.Close(); cerr != nil {
 		fmt.Fprintf(stderr, "Warning: closing %s: %v\n", cfg.dbName, cerr)
 	}

@@ -264,3 +264,14 @@ func (b *balancer) Balance(m kgo.Message, parts ...int) int {
 	}
 	return parts[partition(m.Key, len(parts))]
 }
+
+// Notes reports each offset index built by reading a topic, timed apart
+// from the operations (drivers.Noter).
+func (db *DB) Notes() []string {
+	var n []string
+	for _, b := range db.IndexBuilds() {
+		n = append(n, fmt.Sprintf("kafka: built the offset index of topic %s by reading %d records (%d live keys) in %v; that time is inside the run",
+			b.Topic, b.Records, b.Keys, b.Took.Round(time.Millisecond)))
+	}
+	return n
+}
