@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_template
+//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_template dfsio_write dfsio_read kafka_produce kafka_consume
 var files embed.FS
 
 // Info describes a shipped workload.
@@ -26,6 +26,10 @@ var purposes = map[string]string{
 	"workloade":         "short ranges: 95 % scans of 1-100 records, 5 % inserts (threaded conversations)",
 	"workloadf":         "read-modify-write: 50 % reads, 50 % read-modify-writes, zipfian (a user database)",
 	"workload_template": "every core property with its default, for copying",
+	"dfsio_write":       "TestDFSIO -write: 4 files of 1 GB, one worker each (-db hdfs)",
+	"dfsio_read":        "TestDFSIO -read of dfsio_write's files (-db hdfs)",
+	"kafka_produce":     "Kafka producer perf: 1 000 000 records of 1 KB at full speed (-db kafka)",
+	"kafka_consume":     "Kafka consumer perf: reads kafka_produce's records (-db kafka)",
 }
 
 // List returns the shipped workloads in name order.

@@ -55,7 +55,7 @@ func TestOpen(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "workloada") {
 		t.Errorf("Open(workloadz) error = %v, want one listing the shipped workloads", err)
 	}
-	if len(List()) != 7 {
-		t.Errorf("List() has %d entries, want 7", len(List()))
+	if len(List()) != 11 {
+		t.Errorf("List() has %d entries, want 11", len(List()))
 	}
 }

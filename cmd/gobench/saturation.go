@@ -323,7 +323,7 @@ func (o *observers) Interval(iv *measure.Interval) {
 func (o *observers) Finish(ops int64, runTime time.Duration) satVerdict {
 	v := o.sat.Finish(ops, runTime)
 	if v.Saturated {
-		fmt.Fprintf(o.stderr, "Warning: %s\n", v)
+		fmt.Fprintf(o.stderr, "Warning: over the whole run, %s\n", v)
 	}
 	if o.prom != nil {
 		o.prom.SetSaturated(v.Saturated)
