@@ -3,6 +3,15 @@
 // values, data integrity) and the Runner (workers, Java's op division, target
 // pacing with intended start times, time limit, warm-up, graceful stop).
 //
+// The workload property picks the kind, and every kind is a [Job] that the
+// same Runner drives and measures:
+//
+//   - core (alias site.ycsb.workloads.CoreWorkload): YCSB's CoreWorkload;
+//   - dfsio: Hadoop's TestDFSIO (write, read, random/backward/skip reads,
+//     append, truncate) over files of a driver with drivers.FileSystem;
+//   - produce and consume: Kafka's ProducerPerformance and
+//     ConsumerPerformance over a driver with drivers.Producer/Consumer.
+//
 // It may import generator, measure, drivers and props, and the standard
 // library. It never reads flags or the environment, never prints to stdout
 // and never exits: the CLI (cmd/gobench) does that.
