@@ -125,11 +125,11 @@ func Decode(d *props.Decoder, phase Phase) (Spec, error) {
 	s.InsertionRetryInterval = d.Duration("core_workload_insertion_retry_interval", s.InsertionRetryInterval, time.Second)
 	s.KeepGoingOnError = d.Bool("core_workload_insertion_keep_going_on_error", s.KeepGoingOnError)
 
-	// Accepted for compatibility with Java's template; they configure one
-	// Bigtable binding and have no effect on the core workload.
-	d.Lookup("maxscanrate")
-	d.Lookup("scanoptimelimit")
-	d.Lookup("discardscannedrecord")
+	// Accepted for compatibility with Java's template (they configure one
+	// Bigtable binding); they have no effect, and the user is told so.
+	for _, k := range []string{"maxscanrate", "scanoptimelimit", "discardscannedrecord"} {
+		noEffect(d, &s, k, "configures Java YCSB's Bigtable binding only")
+	}
 
 	s.MeasurementType = d.Enum("measurementtype", s.MeasurementType, "hdrhistogram", "histogram", "timeseries")
 	s.MeasurementInterval = d.Enum("measurement.interval", s.MeasurementInterval, "op", "intended", "both")
@@ -148,7 +148,10 @@ func Decode(d *props.Decoder, phase Phase) (Spec, error) {
 	}
 	s.Exporter = exporterName(d)
 	s.ExportFile = d.String("exportfile", s.ExportFile)
-	d.Lookup("measurement.trackjvm") // JVM only: accepted, no effect
+	noEffect(d, &s, "measurement.trackjvm", "JVM statistics; gobench reports Go's GC in the report's GC lines")
+	if s.MeasurementType == "histogram" {
+		s.Notes = append(s.Notes, "measurementtype=histogram: reported as hdrhistogram blocks (exact percentiles instead of 1 ms buckets)")
+	}
 
 	if b := kindBuilders[s.Kind]; b != nil {
 		// Other kinds read their own keys; build once here so that their
@@ -303,4 +306,18 @@ func (s *Spec) Validate() error {
 		bad("timeseries.granularity", s.TimeseriesGranularity, "must be > 0 (milliseconds)")
 	}
 	return errors.Join(errs...)
+}
+
+// noEffect accepts a Java property that gobench does not use, and notes it
+// when the user set it to something other than its Java default.
+func noEffect(d *props.Decoder, s *Spec, key, why string) {
+	v, ok := d.Lookup(key)
+	if !ok {
+		return
+	}
+	switch strings.TrimSpace(v.Value) {
+	case "", "0", "false":
+		return
+	}
+	s.Notes = append(s.Notes, fmt.Sprintf("%s=%s (%s) has no effect: %s", key, v.Value, v.Where(), why))
 }

@@ -98,6 +98,10 @@ type Spec struct {
 	LatencyTrackedErrors  []string
 	Exporter              string
 	ExportFile            string
+
+	// Notes are set-up notices for the user from Decode: properties that
+	// Java YCSB knows but that have no effect here.
+	Notes []string
 }
 
 // DefaultSpec returns Java YCSB's defaults (the values CoreWorkload and

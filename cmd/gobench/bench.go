@@ -39,6 +39,9 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	for _, w := range cfg.warns {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
+	for _, n := range spec.Notes {
+		fmt.Fprintf(stderr, "Note: %s\n", n)
+	}
 
 	st := newStatus(stderr, &spec)
 	var intervals []measure.IntervalRecord
