@@ -154,7 +154,6 @@ func (r *Runner) Done() int64 {
 	return n
 }
 
-
 // Total returns the operations the run will do (0 = unbounded).
 func (r *Runner) Total() int64 {
 	var t int64
@@ -328,4 +327,3 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	}
 	return res, nil
 }
-
