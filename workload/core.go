@@ -33,14 +33,11 @@ type core struct {
 	// counter position c = 0, 1, ...: disjoint between clients.
 	r, clients, client int64
 
-	allFields FieldList // every field by name (readallfieldsbyname, dataintegrity)
+	allFields drivers.FieldSet // every field by name (readallfieldsbyname, dataintegrity)
 	oneField  []drivers.FieldSet
 
 	warnings []string // set-up notices for the user (hotspot fractions)
 }
-
-// FieldList is an explicit list of every field index.
-type FieldList = drivers.FieldSet
 
 // Schema returns the record shape a Spec describes.
 func (s *Spec) Schema() drivers.Schema {
