@@ -61,23 +61,6 @@ func (l Layout) clone() Layout {
 	return Layout{Series: append([]string(nil), l.Series...), Codes: append([]string(nil), l.Codes...)}
 }
 
-func (l Layout) equal(o Layout) bool {
-	if len(l.Series) != len(o.Series) || len(l.Codes) != len(o.Codes) {
-		return false
-	}
-	for i := range l.Series {
-		if l.Series[i] != o.Series[i] {
-			return false
-		}
-	}
-	for i := range l.Codes {
-		if l.Codes[i] != o.Codes[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Options tune a [Collector]. The zero value gives YCSB's settings: values
 // in microseconds from 1 µs to one hour with 3 significant digits.
 type Options struct {

@@ -41,10 +41,6 @@ func (p *phaser) exit(t int64) {
 	}
 }
 
-// flip moves writers to the next phase and returns once no writer is left in
-// the previous one. Callers must serialize flips.
-func (p *phaser) flip() { p.wait(p.begin()) }
-
 // flipTicket is what wait needs to finish a flip started by begin.
 type flipTicket struct {
 	nextEven bool

@@ -39,7 +39,7 @@ func TestWriteControl(t *testing.T) {
 	fs := newMemFS()
 	c := DFSIOConfig{Test: DFSIOWrite, NrFiles: 3, Size: 5 << 20, BufferSize: 10, BaseDir: "/b"}
 	fs.files["/b/io_control/in_file_test_io_9"] = []byte("stale")
-	conn, _ := fs.Open(nil)
+	conn, _ := fs.Open(t.Context())
 	if err := c.WriteControl(t.Context(), conn.(*memConn)); err != nil {
 		t.Fatal(err)
 	}

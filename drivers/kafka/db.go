@@ -24,13 +24,12 @@ type DB struct {
 	tr     *kgo.Transport
 	client *kgo.Client
 
-	mu      sync.Mutex
-	topics  map[string]*topic
-	small   []*kgo.Writer // batches of up to BatchSize bytes
-	big     []*kgo.Writer // records larger than BatchSize, one per request
-	builds  []IndexBuild
-	closed  bool
-	readers []*kgo.Reader
+	mu     sync.Mutex
+	topics map[string]*topic
+	small  []*kgo.Writer // batches of up to BatchSize bytes
+	big    []*kgo.Writer // records larger than BatchSize, one per request
+	builds []IndexBuild
+	closed bool
 }
 
 // IndexBuild describes the reading of one topic at its first use, which
