@@ -18,6 +18,9 @@ type MetaRegion struct {
 	State     int32  // RegionState.State; 3 (OPEN) means usable, -1 if absent
 }
 
+// metaStateOpen is RegionState.State OPEN (used by the integration test).
+const metaStateOpen = 3
+
 var pbufMagic = []byte("PBUF")
 
 // DecodeMetaRegionServer decodes the payload of the meta-region-server znode: an optional
