@@ -12,7 +12,15 @@ import (
 // digit after the point, plain notation for magnitudes in [1e-3, 1e7),
 // computerized scientific notation otherwise ("1.423930225E7", "1.0E-4"),
 // and "NaN", "Infinity", "-Infinity", "0.0", "-0.0".
-func FormatJavaDouble(f float64) string {
+func FormatJavaDouble(f float64) string { return formatJava(f, 64) }
+
+// FormatJavaFloat renders f as Java's Float.toString does: the same rules
+// as [FormatJavaDouble] with the shortest digits that read back as the
+// float32 (TestDFSIO prints some of its figures as floats).
+func FormatJavaFloat(f float32) string { return formatJava(float64(f), 32) }
+
+// formatJava is Double.toString (bits 64) or Float.toString (bits 32).
+func formatJava(f float64, bits int) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"
@@ -32,13 +40,13 @@ func FormatJavaDouble(f float64) string {
 		f = -f
 	}
 	// Shortest round-trip digits d1.d2d3...e±x.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
+	e := strconv.FormatFloat(f, 'e', -1, bits)
 	if len(e) > 1 && e[1] == 'e' {
 		// One shortest digit: Java picks the decimal closest to f among
 		// those of one or two digits that read back as f (so the smallest
 		// subnormal prints as 4.9E-324, not 5.0E-324).
-		if two := strconv.FormatFloat(f, 'e', 1, 64); two[2] != '0' {
-			if back, err := strconv.ParseFloat(two, 64); err == nil && back == f {
+		if two := strconv.FormatFloat(f, 'e', 1, bits); two[2] != '0' {
+			if back, err := strconv.ParseFloat(two, bits); err == nil && back == f {
 				e = two
 			}
 		}

@@ -253,3 +253,15 @@ func TestFormatJavaDoubleCorpus(t *testing.T) {
 		t.Errorf("only %d corpus lines", n)
 	}
 }
+
+func TestFormatJavaFloat(t *testing.T) {
+	for _, c := range []struct {
+		in   float32
+		want string
+	}{{10000, "10000.0"}, {1.048576e7, "1.048576E7"}, {15.311584, "15.311584"}, {176.768, "176.768"},
+		{0.0005, "5.0E-4"}, {1.4e-45, "1.4E-45"}, {0, "0.0"}} {
+		if got := FormatJavaFloat(c.in); got != c.want {
+			t.Errorf("FormatJavaFloat(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

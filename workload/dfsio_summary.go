@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gobench/gobench/measure"
 )
 
 const mega = 1 << 20 // TestDFSIO's MEGA: MB are MiB
@@ -213,47 +215,11 @@ func decimal2(v float64) string {
 	return s
 }
 
-// javaString is Java's Float.toString (bits 32) or Double.toString (64):
-// shortest digits, at least one fractional digit, E notation outside
-// [1e-3, 1e7).
+// javaString is Java's Float.toString (bits 32) or Double.toString (64),
+// as measure renders them.
 func javaString(v float64, bits int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	case v == 0:
-		if math.Signbit(v) {
-			return "-0.0"
-		}
-		return "0.0"
+	if bits == 32 {
+		return measure.FormatJavaFloat(float32(v))
 	}
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	e := strconv.FormatFloat(v, 'e', -1, bits) // d.ddde±XX
-	mant, exps, _ := strings.Cut(e, "e")
-	exp, _ := strconv.Atoi(exps)
-	digits := strings.Replace(mant, ".", "", 1)
-	if v >= 1e-3 && v < 1e7 {
-		if exp < 0 {
-			return sign + "0." + strings.Repeat("0", -exp-1) + digits
-		}
-		for len(digits) <= exp {
-			digits += "0"
-		}
-		frac := digits[exp+1:]
-		if frac == "" {
-			frac = "0"
-		}
-		return sign + digits[:exp+1] + "." + frac
-	}
-	frac := digits[1:]
-	if frac == "" {
-		frac = "0"
-	}
-	return sign + digits[:1] + "." + frac + "E" + strconv.Itoa(exp)
+	return measure.FormatJavaDouble(v)
 }
