@@ -85,11 +85,11 @@ func formatJava(f float64, bits int) string {
 	return b.String()
 }
 
-// formatDecimal2 renders f as Java's DecimalFormat("#.##") in an English
+// FormatDecimal2 renders f as Java's DecimalFormat("#.##") in an English
 // locale: at most two fraction digits rounded half-even on the exact binary
 // value, no trailing zeros, no grouping, "NaN" and "∞" for the special
 // values.
-func formatDecimal2(f float64) string {
+func FormatDecimal2(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"

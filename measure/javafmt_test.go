@@ -97,8 +97,8 @@ func TestFormatDecimal2(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := math.Float64frombits(tt.bits)
-		if got := formatDecimal2(f); got != tt.want {
-			t.Errorf("formatDecimal2(%v) = %q, want %q", f, got, tt.want)
+		if got := FormatDecimal2(f); got != tt.want {
+			t.Errorf("FormatDecimal2(%v) = %q, want %q", f, got, tt.want)
 		}
 	}
 }

@@ -56,7 +56,7 @@ func FormatStatus(st StatusLine, iv *Snapshot) string {
 	b.WriteString(" operations; ")
 	if st.Ops != 0 {
 		cur := 1000.0 * float64(st.Ops-st.PrevOps) / float64(st.Interval.Milliseconds())
-		b.WriteString(formatDecimal2(cur))
+		b.WriteString(FormatDecimal2(cur))
 		b.WriteString(" current ops/sec; ")
 	}
 	if st.Remaining != 0 {
@@ -135,13 +135,13 @@ func summary(t Type, name string, s *Series) string {
 		if n == 0 {
 			return ""
 		}
-		return "[" + name + " AverageLatency(us)=" + formatDecimal2(float64(s.SumMicros)/float64(n)) + "]"
+		return "[" + name + " AverageLatency(us)=" + FormatDecimal2(float64(s.SumMicros)/float64(n)) + "]"
 	}
 	mean, _ := s.Mean() // 0 when empty, as HdrHistogram 2.1.12
 	var b strings.Builder
 	b.WriteString("[")
 	b.WriteString(name)
-	fmt.Fprintf(&b, ": Count=%d, Max=%d, Min=%d, Avg=%s", s.Count(), s.Max(), s.Min(), formatDecimal2(mean))
+	fmt.Fprintf(&b, ": Count=%d, Max=%d, Min=%d, Avg=%s", s.Count(), s.Max(), s.Min(), FormatDecimal2(mean))
 	for i, v := range s.Percentiles(statusPercentiles) {
 		fmt.Fprintf(&b, ", %s=%d", statusLabels[i], v)
 	}

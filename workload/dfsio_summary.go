@@ -196,24 +196,8 @@ func (s DFSIOSummary) GobenchLines() []string {
 // secs prints d in seconds with millisecond precision.
 func secs(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
 
-// decimal2 is Java's DecimalFormat("#.##"): at most two decimals, half-even
-// on the exact binary value, trailing zeros dropped, ∞ and NaN as on JDK 17.
-func decimal2(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "∞"
-	case math.IsInf(v, -1):
-		return "-∞"
-	}
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "-0"
-	}
-	return s
-}
+// decimal2 is Java's DecimalFormat("#.##"), as measure renders it.
+func decimal2(v float64) string { return measure.FormatDecimal2(v) }
 
 // javaString is Java's Float.toString (bits 32) or Double.toString (64),
 // as measure renders them.
