@@ -59,12 +59,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if s.Phase == Load {
-			s.Phase = Transactions
-			if _, ok := d.Lookup("operationcount"); !ok {
-				s.OperationCount = s.recordCount()
-			}
-		}
+		recordsAsOps(s, d)
 		return NewConsume(c), nil
 	}
 }

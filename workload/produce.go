@@ -126,14 +126,21 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		// The record count is operationcount in either phase.
-		if s.Phase == Load {
-			s.Phase = Transactions
-			if _, ok := d.Lookup("operationcount"); !ok {
-				s.OperationCount = s.recordCount()
-			}
-		}
+		recordsAsOps(s, d)
 		return NewProduce(*s, c), nil
+	}
+}
+
+// recordsAsOps makes the Kafka perf kinds behave alike under `gobench load`
+// and `gobench run`: the record count is operationcount in either phase, and
+// when loading without one, recordcount.
+func recordsAsOps(s *Spec, d *props.Decoder) {
+	if s.Phase != Load {
+		return
+	}
+	s.Phase = Transactions
+	if _, ok := d.Lookup("operationcount"); !ok {
+		s.OperationCount = s.recordCount()
 	}
 }
 
