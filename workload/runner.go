@@ -309,10 +309,6 @@ func (r *Runner) Run(ctx context.Context) (*Result, error) {
 	end := time.Now()
 	close(allDone)
 	<-collDone
-	if !r.measured.Load() {
-		// The run ended inside the warm-up: report it all rather than nothing.
-		measureStart = base
-	}
 	last := r.coll.Cut(end)
 	if r.opts.onInterval != nil {
 		r.opts.onInterval(last)
