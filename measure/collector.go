@@ -68,7 +68,7 @@ func (c *Collector) NewRecorder() *Recorder {
 // merges what they held into a new interval snapshot, adds that to the
 // running total and starts the next interval at now. The returned snapshot
 // belongs to the caller.
-func (c *Collector) Cut(now time.Time) *Interval {
+func (c *Collector) Cut(now time.Time) *Snapshot {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	iv := c.drainLocked(now)
@@ -94,9 +94,6 @@ func (c *Collector) Cut(now time.Time) *Interval {
 	}
 	return iv
 }
-
-// Interval is a [Snapshot] covering one interval between two cuts.
-type Interval = Snapshot
 
 func (c *Collector) drainLocked(now time.Time) *Snapshot {
 	iv := NewSnapshot(c.layout, c.start, now)

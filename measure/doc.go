@@ -26,7 +26,7 @@
 // histograms, which it also adds to the running total. So nothing is lost
 // or counted twice, the final report is exactly the merge of the intervals,
 // and histograms from several processes merge exactly too
-// ([Snapshot.Merge], [Result]).
+// ([Snapshot.Merge], [Document]).
 //
 //	c := measure.NewCollector(measure.Layout{
 //		Series: []string{"READ", "READ-FAILED"},
@@ -36,7 +36,7 @@
 //	r.Record(0, elapsed); r.Count(0, 0); r.Done(1)
 //	iv := c.Cut(time.Now())               // every status interval
 //	fmt.Fprintln(os.Stderr, measure.FormatStatus(st, iv))
-//	measure.WriteText(os.Stdout, measure.Report(c.Total(), measure.ReportOptions{RunTime: d}))
+//	measure.WriteText(os.Stdout, measure.Lines(c.Total(), measure.LineOptions{RunTime: d}))
 //
 // # Java compatibility and deliberate deviations
 //
@@ -61,10 +61,10 @@
 //     master does.
 //   - The status line has master's 50= field; DecimalFormat's NaN and
 //     infinity print as "NaN" and "∞" (JDK 9+ locale data).
-//   - JVM GC lines are left out unless [ReportOptions].GC is set; then Go's
+//   - JVM GC lines are left out unless [LineOptions].GC is set; then Go's
 //     GC count and pause time appear under Java's names with "Go" as the
 //     collector name ([TOTAL_GCS_Go], ..., [TOTAL_GC_TIME_%]).
-//     [ReportOptions].Extra adds further lines (e.g. warm-up facts) after
+//     [LineOptions].Extra adds further lines (e.g. warm-up facts) after
 //     them, where Java prints its optional JVM lines; the default report
 //     has none.
 //   - Histograms do not auto-resize as Java's do: samples above

@@ -42,7 +42,7 @@ type IntervalRecord struct {
 	Series []SeriesRecord `json:"series,omitempty"`
 }
 
-// SeriesRecord is one series of an [IntervalRecord] or of a [Result].
+// SeriesRecord is one series of an [IntervalRecord] or of a [Document].
 type SeriesRecord struct {
 	Name string `json:"name"`
 	// Histogram is the latency histogram (µs) in compressed base64 form

@@ -27,7 +27,7 @@ func ExampleCollector() {
 	r.Done(1)
 
 	c.Cut(start.Add(time.Second)) // the status thread's job, once per interval
-	lines := measure.Report(c.Total(), measure.ReportOptions{RunTime: time.Second})
+	lines := measure.Lines(c.Total(), measure.LineOptions{RunTime: time.Second})
 	measure.WriteText(os.Stdout, lines)
 	// Output:
 	// [OVERALL], RunTime(ms), 1000

@@ -100,7 +100,7 @@ func NewHDRLogs(open func(series string) (io.WriteCloser, error)) *HDRLogs {
 }
 
 // Write appends iv to the log of every series seen so far (iv.Seen).
-func (s *HDRLogs) Write(iv *Interval) error {
+func (s *HDRLogs) Write(iv *Snapshot) error {
 	for _, i := range iv.Seen {
 		name := iv.Layout.Series[i]
 		f, ok := s.logs[name]

@@ -10,11 +10,11 @@ import (
 func assertSameReport(t *testing.T, a, b *Snapshot) {
 	t.Helper()
 	var wa, wb bytes.Buffer
-	o := ReportOptions{RunTime: 5 * time.Second}
-	if err := WriteText(&wa, Report(a, o)); err != nil {
+	o := LineOptions{RunTime: 5 * time.Second}
+	if err := WriteText(&wa, Lines(a, o)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteText(&wb, Report(b, o)); err != nil {
+	if err := WriteText(&wb, Lines(b, o)); err != nil {
 		t.Fatal(err)
 	}
 	if wa.String() != wb.String() {

@@ -108,7 +108,7 @@ func TestConcurrentCut(t *testing.T) {
 		}(uint64(w))
 	}
 	stop := make(chan struct{})
-	var ivs []*Interval
+	var ivs []*Snapshot
 	cutterDone := make(chan struct{})
 	go func() {
 		defer close(cutterDone)

@@ -78,8 +78,8 @@ func (g GCStats) Sub(o GCStats) GCStats {
 	return GCStats{Count: g.Count - o.Count, Pause: g.Pause - o.Pause}
 }
 
-// ReportOptions shapes the final report.
-type ReportOptions struct {
+// LineOptions shapes the final report.
+type LineOptions struct {
 	// RunTime is the run's wall time, printed as RunTime(ms) and used for
 	// Throughput(ops/sec) = 1000 × Snapshot.Ops / RunTime(ms).
 	RunTime time.Duration
@@ -108,12 +108,12 @@ type ReportOptions struct {
 	Extra []Line
 }
 
-// Report returns the lines of the final report for s in Java YCSB's order:
+// Lines returns the lines of the final report for s in Java YCSB's order:
 // [OVERALL] RunTime and Throughput, GC lines if requested, extra lines, then
 // one block per active series, plain series first and Intended- series
 // after, each group in java.util.concurrent.ConcurrentHashMap iteration
 // order.
-func Report(s *Snapshot, o ReportOptions) []Line {
+func Lines(s *Snapshot, o LineOptions) []Line {
 	ms := o.RunTime.Milliseconds()
 	lines := []Line{
 		{"OVERALL", "RunTime(ms)", Int(ms)},

@@ -37,7 +37,7 @@ func golden(t *testing.T, name string, got []byte) {
 // workloadSnapshot simulates a small workload-A-like run with reads that
 // sometimes miss, intended latencies and one cleanup per worker, cut into
 // three one-second intervals. It is deterministic.
-func workloadSnapshot(t *testing.T) (*Collector, []*Interval) {
+func workloadSnapshot(t *testing.T) (*Collector, []*Snapshot) {
 	t.Helper()
 	l := Layout{
 		Series: []string{"READ", "READ-FAILED", "UPDATE", "CLEANUP", "Intended-READ", "Intended-UPDATE"},
@@ -46,7 +46,7 @@ func workloadSnapshot(t *testing.T) (*Collector, []*Interval) {
 	c := NewCollector(l, Options{Start: t0, KeepIntervals: true})
 	rng := rand.New(rand.NewPCG(1, 2))
 	recs := []*Recorder{c.NewRecorder(), c.NewRecorder()}
-	var ivs []*Interval
+	var ivs []*Snapshot
 	for sec := 1; sec <= 3; sec++ {
 		for i := 0; i < 400; i++ {
 			r := recs[i%2]
@@ -90,21 +90,21 @@ func renderText(t *testing.T, lines []Line) []byte {
 func TestReportGolden(t *testing.T) {
 	c, _ := workloadSnapshot(t)
 	total := c.Total()
-	golden(t, "report_hdr.txt", renderText(t, Report(total, ReportOptions{RunTime: 3010 * time.Millisecond})))
+	golden(t, "report_hdr.txt", renderText(t, Lines(total, LineOptions{RunTime: 3010 * time.Millisecond})))
 
-	opts := ReportOptions{
+	opts := LineOptions{
 		RunTime:     3010 * time.Millisecond,
 		Percentiles: []float64{1, 22, 50, 99.9, 99.99},
 		GC:          &GCStats{Count: 4, Pause: 12 * time.Millisecond},
 		Extra:       []Line{{"WARMUP", "Time(ms)", Int(0)}},
 	}
-	golden(t, "report_hdr_options.txt", renderText(t, Report(total, opts)))
+	golden(t, "report_hdr_options.txt", renderText(t, Lines(total, opts)))
 
-	ts := ReportOptions{RunTime: 3010 * time.Millisecond, Type: TimeSeries}
-	golden(t, "report_timeseries.txt", renderText(t, Report(total, ts)))
+	ts := LineOptions{RunTime: 3010 * time.Millisecond, Type: TimeSeries}
+	golden(t, "report_timeseries.txt", renderText(t, Lines(total, ts)))
 
 	var js bytes.Buffer
-	if err := WriteJSONArray(&js, Report(total, ReportOptions{RunTime: 3010 * time.Millisecond})); err != nil {
+	if err := WriteJSONArray(&js, Lines(total, LineOptions{RunTime: 3010 * time.Millisecond})); err != nil {
 		t.Fatal(err)
 	}
 	// report_hdr.json is byte-identical to what Jackson 1.9.13's
@@ -116,7 +116,7 @@ func TestReportGolden(t *testing.T) {
 func TestReportBlockOrder(t *testing.T) {
 	_, ivs := workloadSnapshot(t)
 	var metrics []string
-	for _, l := range Report(ivs[len(ivs)-1], ReportOptions{RunTime: time.Second}) {
+	for _, l := range Lines(ivs[len(ivs)-1], LineOptions{RunTime: time.Second}) {
 		if len(metrics) == 0 || metrics[len(metrics)-1] != l.Metric {
 			metrics = append(metrics, l.Metric)
 		}
@@ -141,7 +141,7 @@ func TestReportEmptyBlock(t *testing.T) {
 		r.Done(1)
 	}
 	c.Cut(t0.Add(time.Second))
-	got := string(renderText(t, Report(c.Total(), ReportOptions{RunTime: time.Second})))
+	got := string(renderText(t, Lines(c.Total(), LineOptions{RunTime: time.Second})))
 	want := `[OVERALL], RunTime(ms), 1000
 [OVERALL], Throughput(ops/sec), 3.0
 [READ], Operations, 0
@@ -164,11 +164,11 @@ func TestReportEmptyBlock(t *testing.T) {
 	if got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}
-	verbose := string(renderText(t, Report(c.Total(), ReportOptions{RunTime: time.Second, Verbose: true})))
+	verbose := string(renderText(t, Lines(c.Total(), LineOptions{RunTime: time.Second, Verbose: true})))
 	if want2 := strings.Replace(want, "[READ-FAILED], 99thPercentileLatency(us), 250\n", "[READ-FAILED], 99thPercentileLatency(us), 250\n[READ-FAILED], 250, 3.0\n", 1); verbose != want2 {
 		t.Errorf("verbose report:\n%s\nwant:\n%s", verbose, want2)
 	}
-	ts := string(renderText(t, Report(c.Total(), ReportOptions{RunTime: time.Second, Type: TimeSeries})))
+	ts := string(renderText(t, Lines(c.Total(), LineOptions{RunTime: time.Second, Type: TimeSeries})))
 	if !strings.Contains(ts, "[READ], MinLatency(us), -1\n[READ], MaxLatency(us), -1\n[READ], Return=NOT_FOUND, 2\n[READ], Return=ERROR, 1\n[READ], 0, NaN\n") {
 		t.Errorf("timeseries empty block:\n%s", ts)
 	}
@@ -186,7 +186,7 @@ func TestReportValues(t *testing.T) {
 		r.Done(1)
 	}
 	c.Cut(t0.Add(2 * time.Second))
-	lines := Report(c.Total(), ReportOptions{RunTime: 2 * time.Second})
+	lines := Lines(c.Total(), LineOptions{RunTime: 2 * time.Second})
 	get := func(m string) Value {
 		for _, l := range lines {
 			if l.Metric == "READ" && l.Measurement == m {

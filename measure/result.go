@@ -8,17 +8,17 @@ import (
 	"time"
 )
 
-// ResultFormat names the version of the JSON result document; ReadResult
+// DocumentFormat names the version of the JSON result document; ReadDocument
 // refuses other versions.
-const ResultFormat = "gobench-result/1"
+const DocumentFormat = "gobench-result/1"
 
-// Result is gobench's JSON result document: the effective configuration and
+// Document is gobench's JSON result document: the effective configuration and
 // seed of a run, its time span and throughput, per-series totals with
 // percentiles and return codes, and the histograms in compressed form
 // (total and, if kept, per interval), so that results of several client
-// processes can be merged exactly later (see [Result.Total] and
+// processes can be merged exactly later (see [Document.Total] and
 // [Snapshot.Merge]).
-type Result struct {
+type Document struct {
 	Format      string            `json:"format"`
 	Config      map[string]string `json:"config,omitempty"`
 	Seed        uint64            `json:"seed"`
@@ -32,7 +32,7 @@ type Result struct {
 	// Seen lists the series names in the order they first appeared.
 	Seen []string `json:"seen,omitempty"`
 	// Series has one entry per series with samples or return codes.
-	Series    []SeriesResult   `json:"series"`
+	Series    []SeriesDocument `json:"series"`
 	Intervals []IntervalRecord `json:"intervals,omitempty"`
 	// Warnings are problems gobench noticed about the run itself, such as
 	// a client that may have been the bottleneck; empty when none.
@@ -42,9 +42,9 @@ type Result struct {
 	ClientSaturated bool `json:"client_saturated,omitempty"`
 }
 
-// SeriesResult is one series of a [Result]: the exact data in the embedded
+// SeriesDocument is one series of a [Document]: the exact data in the embedded
 // [SeriesRecord] plus a readable summary derived from it.
-type SeriesResult struct {
+type SeriesDocument struct {
 	SeriesRecord
 	Operations int64 `json:"operations"`
 	// MeanMicros is the histogram mean as in the text report (0 when there
@@ -61,8 +61,8 @@ type PercentileValue struct {
 	Micros     int64   `json:"us"`
 }
 
-// ResultOptions carries what a [Result] holds besides the measurements.
-type ResultOptions struct {
+// DocumentOptions carries what a [Document] holds besides the measurements.
+type DocumentOptions struct {
 	Config  map[string]string
 	Seed    uint64
 	RunTime time.Duration
@@ -73,15 +73,15 @@ type ResultOptions struct {
 	Intervals []IntervalRecord
 }
 
-// NewResult builds the result document for the total snapshot of a run.
-func NewResult(total *Snapshot, o ResultOptions) (*Result, error) {
+// NewDocument builds the result document for the total snapshot of a run.
+func NewDocument(total *Snapshot, o DocumentOptions) (*Document, error) {
 	pcts := o.Percentiles
 	if pcts == nil {
 		pcts = DefaultPercentiles
 	}
 	ms := o.RunTime.Milliseconds()
-	r := &Result{
-		Format: ResultFormat, Config: o.Config, Seed: o.Seed,
+	r := &Document{
+		Format: DocumentFormat, Config: o.Config, Seed: o.Seed,
 		Start: total.Start.UTC(), End: total.End.UTC(), RunTimeMs: ms, Ops: total.Ops,
 		Throughput:  finiteOrZero(1000 * float64(total.Ops) / float64(ms)),
 		Percentiles: append([]float64(nil), pcts...),
@@ -103,7 +103,7 @@ func NewResult(total *Snapshot, o ResultOptions) (*Result, error) {
 		rec := encodeSeries(total.Layout, i, s)
 		rec.Histogram = h
 		mean, _ := s.Mean()
-		sr := SeriesResult{SeriesRecord: rec, Operations: s.Count(), MeanMicros: mean}
+		sr := SeriesDocument{SeriesRecord: rec, Operations: s.Count(), MeanMicros: mean}
 		if s.Count() > 0 {
 			for k, v := range s.Percentiles(pcts) {
 				sr.Percentiles = append(sr.Percentiles, PercentileValue{pcts[k], v})
@@ -125,8 +125,8 @@ func finiteOrZero(f float64) float64 {
 	return f
 }
 
-// WriteResult writes r as indented JSON.
-func WriteResult(w io.Writer, r *Result) error {
+// WriteDocument writes r as indented JSON.
+func WriteDocument(w io.Writer, r *Document) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(r); err != nil {
@@ -135,21 +135,21 @@ func WriteResult(w io.Writer, r *Result) error {
 	return nil
 }
 
-// ReadResult reads a document written by [WriteResult]. It checks the
-// format version; the histograms are decoded by [Result.Total].
-func ReadResult(rd io.Reader) (*Result, error) {
-	var r Result
+// ReadDocument reads a document written by [WriteDocument]. It checks the
+// format version; the histograms are decoded by [Document.Total].
+func ReadDocument(rd io.Reader) (*Document, error) {
+	var r Document
 	if err := json.NewDecoder(rd).Decode(&r); err != nil {
 		return nil, fmt.Errorf("read result: %w", err)
 	}
-	if r.Format != ResultFormat {
-		return nil, fmt.Errorf("read result: format %q, want %q", r.Format, ResultFormat)
+	if r.Format != DocumentFormat {
+		return nil, fmt.Errorf("read result: format %q, want %q", r.Format, DocumentFormat)
 	}
 	return &r, nil
 }
 
 // Total decodes the run's total snapshot.
-func (r *Result) Total() (*Snapshot, error) {
+func (r *Document) Total() (*Snapshot, error) {
 	snap := NewSnapshot(r.Layout, r.Start, r.End)
 	snap.Ops = r.Ops
 	for k := range r.Series {
@@ -167,7 +167,7 @@ func (r *Result) Total() (*Snapshot, error) {
 }
 
 // IntervalSnapshots decodes the kept intervals, oldest first.
-func (r *Result) IntervalSnapshots() ([]*Snapshot, error) {
+func (r *Document) IntervalSnapshots() ([]*Snapshot, error) {
 	out := make([]*Snapshot, 0, len(r.Intervals))
 	for k := range r.Intervals {
 		s, err := r.Intervals[k].Snapshot(r.Layout)

@@ -21,21 +21,21 @@ func TestResultRoundTrip(t *testing.T) {
 		}
 	}
 	total := c0.Total()
-	opts := ResultOptions{
+	opts := DocumentOptions{
 		Config:    map[string]string{"recordcount": "1000", "workload": "core"},
 		Seed:      1<<63 + 12345,
 		RunTime:   3010 * time.Millisecond,
 		Intervals: kept,
 	}
-	res, err := NewResult(total, opts)
+	res, err := NewDocument(total, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteResult(&buf, res); err != nil {
+	if err := WriteDocument(&buf, res); err != nil {
 		t.Fatal(err)
 	}
-	back, err := ReadResult(bytes.NewReader(buf.Bytes()))
+	back, err := ReadDocument(bytes.NewReader(buf.Bytes()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,8 +50,8 @@ func TestResultRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertSameReport(t, total, got)
-	ts := ReportOptions{RunTime: time.Second, Type: TimeSeries}
-	if a, b := renderText(t, Report(total, ts)), renderText(t, Report(got, ts)); !bytes.Equal(a, b) {
+	ts := LineOptions{RunTime: time.Second, Type: TimeSeries}
+	if a, b := renderText(t, Lines(total, ts)), renderText(t, Lines(got, ts)); !bytes.Equal(a, b) {
 		t.Errorf("timeseries reports differ:\n%s\n---\n%s", a, b)
 	}
 	for i := range total.Series {
@@ -91,17 +91,17 @@ func TestResultMergeAcrossProcesses(t *testing.T) {
 	}
 	a.Cut(t0.Add(2 * time.Second))
 	b.Cut(t0.Add(3 * time.Second))
-	var docs []*Result
+	var docs []*Document
 	for _, c := range []*Collector{a, b} {
-		r, err := NewResult(c.Total(), ResultOptions{RunTime: 2 * time.Second})
+		r, err := NewDocument(c.Total(), DocumentOptions{RunTime: 2 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := WriteResult(&buf, r); err != nil {
+		if err := WriteDocument(&buf, r); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadResult(&buf)
+		back, err := ReadDocument(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,13 +131,13 @@ func TestResultMergeAcrossProcesses(t *testing.T) {
 	}
 }
 
-func TestReadResultRejects(t *testing.T) {
+func TestReadDocumentRejects(t *testing.T) {
 	for _, in := range []string{`{"format":"other/2"}`, `not json`} {
-		if _, err := ReadResult(strings.NewReader(in)); err == nil {
-			t.Errorf("ReadResult(%q) succeeded, want an error", in)
+		if _, err := ReadDocument(strings.NewReader(in)); err == nil {
+			t.Errorf("ReadDocument(%q) succeeded, want an error", in)
 		}
 	}
-	r := &Result{Format: ResultFormat, Series: []SeriesResult{{SeriesRecord: SeriesRecord{Name: "READ", Histogram: "HISTFAAAbroken"}}}}
+	r := &Document{Format: DocumentFormat, Series: []SeriesDocument{{SeriesRecord: SeriesRecord{Name: "READ", Histogram: "HISTFAAAbroken"}}}}
 	if _, err := r.Total(); err == nil || !strings.Contains(err.Error(), "READ") {
 		t.Errorf("Total() with a broken histogram: err = %v, want one naming READ", err)
 	}

@@ -13,8 +13,8 @@
 // gonum.org/v1/plot. It reads no flags or environment and prints nothing;
 // writers are passed in.
 //
-//	res, _ := measure.ReadResult(f)
+//	res, _ := measure.ReadDocument(f)
 //	run, _ := report.RunFromResult("client 0", res)
-//	doc := report.Document{Title: "workload A", Runs: []report.Run{run}}
+//	doc := report.Page{Title: "workload A", Runs: []report.Run{run}}
 //	err := report.WriteHTML(out, &doc)
 package report

@@ -19,7 +19,7 @@ func ExampleWriteHTML() {
 		rec.Done(1)
 	}
 	total := col.Total()
-	doc := report.Document{Title: "example", Knee: -1, Runs: []report.Run{{Name: "run", Total: total, RunTime: time.Second}}}
+	doc := report.Page{Title: "example", Knee: -1, Runs: []report.Run{{Name: "run", Total: total, RunTime: time.Second}}}
 	if err := report.WriteHTML(os.Stdout, &doc); err != nil {
 		fmt.Println(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Document is everything one report shows.
-type Document struct {
+// Page is everything one report shows.
+type Page struct {
 	Title string
 	// Runs are drawn together in the throughput plot and one by one in
 	// the latency and spectrum plots.
@@ -32,7 +32,7 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 // throughput of every run over time; per run its latency percentiles over
 // time and (outside sweeps) its spectrum. Runs without intervals get no
 // plots over time.
-func Figures(d *Document) ([]Figure, error) {
+func Figures(d *Page) ([]Figure, error) {
 	var figs []Figure
 	if len(d.Sweep) > 0 {
 		tp, p99, err := SweepPlots(d.Sweep, d.Knee)
@@ -93,7 +93,7 @@ func Figures(d *Document) ([]Figure, error) {
 	return figs, nil
 }
 
-func titleSuffix(d *Document, r Run) string {
+func titleSuffix(d *Page, r Run) string {
 	if len(d.Runs) > 1 {
 		return " — " + r.Name
 	}

@@ -49,7 +49,7 @@ type htmlPage struct {
 // WriteHTML writes d as one self-contained HTML page: summary tables and
 // every figure of [Figures] embedded as an SVG data: URI, so it opens
 // without network access.
-func WriteHTML(w io.Writer, d *Document) error {
+func WriteHTML(w io.Writer, d *Page) error {
 	figs, err := Figures(d)
 	if err != nil {
 		return fmt.Errorf("html report: %w", err)

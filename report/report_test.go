@@ -78,7 +78,7 @@ func TestKnee(t *testing.T) {
 func TestFiguresRenderPNG(t *testing.T) {
 	r := fakeRun(t, 5)
 	steps := []SweepStep{{Threads: 10, Throughput: 100}, {Threads: 100, Throughput: 500}, {Threads: 1000, Throughput: 510, Summary: Summary{P99: 5}}}
-	figs, err := Figures(&Document{Runs: []Run{r}})
+	figs, err := Figures(&Page{Runs: []Run{r}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestFiguresRenderPNG(t *testing.T) {
 	}
 	r2 := fakeRun(t, 2)
 	r2.Name = "other"
-	sw, err := Figures(&Document{Runs: []Run{r, r2}, Sweep: steps, Knee: 1})
+	sw, err := Figures(&Page{Runs: []Run{r, r2}, Sweep: steps, Knee: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestWriteHTMLIsSelfContained(t *testing.T) {
 	r := fakeRun(t, 3)
 	r.Warnings = []string{"client CPU at 97% of 1 core"}
 	var b bytes.Buffer
-	if err := WriteHTML(&b, &Document{Title: "t <1>", Runs: []Run{r}, Knee: -1}); err != nil {
+	if err := WriteHTML(&b, &Page{Title: "t <1>", Runs: []Run{r}, Knee: -1}); err != nil {
 		t.Fatal(err)
 	}
 	page := html.UnescapeString(b.String())

@@ -25,7 +25,7 @@ type Run struct {
 }
 
 // RunFromResult decodes a result document into a Run called name.
-func RunFromResult(name string, r *measure.Result) (Run, error) {
+func RunFromResult(name string, r *measure.Document) (Run, error) {
 	total, err := r.Total()
 	if err != nil {
 		return Run{}, fmt.Errorf("run %q: %w", name, err)

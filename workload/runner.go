@@ -41,7 +41,7 @@ type Option func(*options)
 
 type options struct {
 	log        io.Writer
-	onInterval func(*measure.Interval)
+	onInterval func(*measure.Snapshot)
 	interval   time.Duration
 	drain      time.Duration
 	recorders  int
@@ -54,7 +54,7 @@ func WithLog(w io.Writer) Option { return func(o *options) { o.log = w } }
 // WithIntervals calls fn with every measurement interval, cut every d (the
 // status line, HDR logs and live metrics are fed from it). fn runs on the
 // runner's collector goroutine and must not block for long.
-func WithIntervals(d time.Duration, fn func(*measure.Interval)) Option {
+func WithIntervals(d time.Duration, fn func(*measure.Snapshot)) Option {
 	return func(o *options) { o.interval, o.onInterval = d, fn }
 }
 

@@ -78,11 +78,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		err = usageErr(fmt.Errorf("unknown command %q (commands: %s)", cmd, strings.Join(commandNames(), ", ")))
 	}
-	return report(err, stderr)
+	return exitCode(err, stderr)
 }
 
-// report prints err and maps it to an exit code.
-func report(err error, stderr io.Writer) int {
+// exitCode prints err and maps it to an exit code.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}

@@ -50,7 +50,7 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 		if st.cut > time.Second {
 			st.cut = time.Second
 		}
-		st.hooks = append(st.hooks, func(iv *measure.Interval) { intervals = append(intervals, measure.EncodeInterval(iv)) })
+		st.hooks = append(st.hooks, func(iv *measure.Snapshot) { intervals = append(intervals, measure.EncodeInterval(iv)) })
 	}
 	if cfg.promAddr != "" && st.cut > time.Second {
 		st.cut = time.Second // live metrics every second
@@ -65,7 +65,7 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 			}
 		}()
 		var logErr error
-		st.hooks = append(st.hooks, func(iv *measure.Interval) {
+		st.hooks = append(st.hooks, func(iv *measure.Snapshot) {
 			if err := logs.Write(iv); err != nil && logErr == nil {
 				logErr = err
 				fmt.Fprintf(stderr, "Warning: hdrhistogram.fileoutput: %v\n", err)
@@ -127,11 +127,11 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 	}
 	verdict := obs.Finish(res.Snapshot.Ops, res.RunTime)
 	gc := measure.ReadGCStats().Sub(gc0)
-	lines := measure.Report(res.Snapshot, measure.ReportOptions{
+	lines := measure.Lines(res.Snapshot, measure.LineOptions{
 		RunTime: res.RunTime, Percentiles: spec.Percentiles, Type: measureType(spec),
 		Granularity: spec.TimeseriesGranularity, GC: &gc,
 	})
-	var doc *measure.Result
+	var doc *measure.Document
 	if spec.Exporter == "json" {
 		cfgMap := map[string]string{}
 		for _, k := range cfg.set.Keys() {
@@ -139,7 +139,7 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 			cfgMap[k] = v.Value
 		}
 		cfgMap["gobench.seed"] = fmt.Sprint(spec.Seed)
-		doc, err = measure.NewResult(res.Snapshot, measure.ResultOptions{
+		doc, err = measure.NewDocument(res.Snapshot, measure.DocumentOptions{
 			Config: cfgMap, Seed: spec.Seed, RunTime: res.RunTime, Percentiles: spec.Percentiles, Intervals: intervals,
 		})
 		if err != nil {
@@ -166,11 +166,11 @@ func measureType(s workload.Spec) measure.Type {
 // writeReport writes the final report with the chosen exporter, to stdout or
 // to exportfile (written to a temporary file first, so a failed run never
 // leaves half a report behind).
-func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Result, stdout io.Writer) error {
+func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Document, stdout io.Writer) error {
 	write := func(w io.Writer) error {
 		switch s.Exporter {
 		case "json":
-			return measure.WriteResult(w, doc)
+			return measure.WriteDocument(w, doc)
 		case "jsonarray":
 			return measure.WriteJSONArray(w, lines)
 		}
@@ -209,7 +209,7 @@ type status struct {
 	ops     int64
 	prevOps int64
 	pending *measure.Snapshot
-	hooks   []func(*measure.Interval) // HDR logs, result intervals
+	hooks   []func(*measure.Snapshot) // HDR logs, result intervals
 }
 
 func newStatus(w io.Writer, s *workload.Spec) *status {
@@ -230,7 +230,7 @@ func (st *status) start(now time.Time) {
 }
 
 // interval receives every interval the runner cuts.
-func (st *status) interval(iv *measure.Interval) {
+func (st *status) interval(iv *measure.Snapshot) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, h := range st.hooks {

@@ -306,7 +306,7 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		log.info("%s", l)
 	}
 	ferr := appendResults(a.resFile, lines)
-	report := measure.Report(res.Snapshot, measure.ReportOptions{RunTime: res.RunTime, Type: measure.HdrHistogram})
+	report := measure.Lines(res.Snapshot, measure.LineOptions{RunTime: res.RunTime, Type: measure.HdrHistogram})
 	if err := measure.WriteText(stdout, report); err != nil {
 		return err
 	}

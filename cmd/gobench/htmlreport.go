@@ -45,7 +45,7 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	default:
 		return usageErr(fmt.Errorf("report: -format %q (allowed: html, png, svg)", *format))
 	}
-	doc := rep.Document{Title: *title, Knee: -1}
+	doc := rep.Page{Title: *title, Knee: -1}
 	var names []string
 	for _, p := range files {
 		c, err := readResultFile(p)
@@ -84,19 +84,19 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if doc.Title == "" {
 		doc.Title = "gobench: " + strings.Join(names, ", ")
 	}
-	return writeDocument(&doc, *format, *out, stderr)
+	return writePage(&doc, *format, *out, stderr)
 }
 
 // clientResult is one client's result document, decoded.
 type clientResult struct {
 	path  string
 	name  string // client number from the config, or the file name
-	doc   *measure.Result
+	doc   *measure.Document
 	total *measure.Snapshot
 	extra resultExtras
 }
 
-// resultExtras are fields of a result document that measure.Result may not
+// resultExtras are fields of a result document that measure.Document may not
 // know (yet): read leniently from the same file.
 type resultExtras struct {
 	Warnings        []string `json:"warnings"`
@@ -109,7 +109,7 @@ func readResultFile(path string) (*clientResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := measure.ReadResult(bytes.NewReader(b))
+	doc, err := measure.ReadDocument(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -125,10 +125,10 @@ func readResultFile(path string) (*clientResult, error) {
 	return cr, nil
 }
 
-// writeDocument writes doc as an HTML page (format html, out a file) or as
+// writePage writes doc as an HTML page (format html, out a file) or as
 // one image file per figure (png or svg, out a directory), naming what it
 // wrote on stderr.
-func writeDocument(doc *rep.Document, format, out string, stderr io.Writer) error {
+func writePage(doc *rep.Page, format, out string, stderr io.Writer) error {
 	if format != "html" {
 		figs, err := rep.Figures(doc)
 		if err != nil {

@@ -209,7 +209,7 @@ func positive(o map[string][]string, name, def string) (int64, error) {
 // hdrReport prints gobench's own report (YCSB's text blocks, percentiles
 // p50 to p99.99 and max) after Kafka's lines.
 func hdrReport(stdout io.Writer, res *workload.Result) error {
-	lines := measure.Report(res.Snapshot, measure.ReportOptions{RunTime: res.RunTime, Percentiles: res.Spec.Percentiles})
+	lines := measure.Lines(res.Snapshot, measure.LineOptions{RunTime: res.RunTime, Percentiles: res.Spec.Percentiles})
 	return measure.WriteText(stdout, lines)
 }
 
@@ -230,7 +230,7 @@ func meanMaxMs(s *measure.Series) (count int64, avg, maxMs float64) {
 	return n, float64(s.SumMicros) / float64(n) / 1000, float64(s.MaxMicros) / 1000
 }
 
-func runKafkaJob(ctx context.Context, spec workload.Spec, job workload.Job, db drivers.DB, stderr io.Writer, every time.Duration, fn func(*measure.Interval)) (*workload.Result, error) {
+func runKafkaJob(ctx context.Context, spec workload.Spec, job workload.Job, db drivers.DB, stderr io.Writer, every time.Duration, fn func(*measure.Snapshot)) (*workload.Result, error) {
 	r, err := workload.NewJob(spec, job, db, workload.WithLog(stderr), workload.WithIntervals(every, fn))
 	if err != nil {
 		return nil, configErr(err)
@@ -341,7 +341,7 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	job := workload.NewProduce(spec, cfg)
 	var prevBytes int64
-	window := func(iv *measure.Interval) {
+	window := func(iv *measure.Snapshot) {
 		_, b := job.Acked()
 		ivBytes := b - prevBytes
 		prevBytes = b

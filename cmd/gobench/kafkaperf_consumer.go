@@ -109,7 +109,7 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	interval := time.Duration(every) * time.Millisecond
 	var prevRecs, prevBytes int64
 	var prevReb time.Duration
-	row := func(iv *measure.Interval) {
+	row := func(iv *measure.Snapshot) {
 		recs, bytes := job.Consumed()
 		reb := job.RebalanceTime()
 		el := iv.End.Sub(iv.Start)

@@ -205,9 +205,9 @@ func TestResultDocumentAndHDRLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	res, err := measure.ReadResult(f)
+	res, err := measure.ReadDocument(f)
 	if err != nil {
-		t.Fatalf("ReadResult: %v", err)
+		t.Fatalf("ReadDocument: %v", err)
 	}
 	total, err := res.Total()
 	if err != nil {

@@ -251,7 +251,7 @@ func (m *mergeResult) lines() []measure.Line {
 	if first.Config["measurementtype"] == "timeseries" {
 		typ = measure.TimeSeries
 	}
-	lines := measure.Report(m.total, measure.ReportOptions{
+	lines := measure.Lines(m.total, measure.LineOptions{
 		RunTime: m.union(), Percentiles: first.Percentiles, Type: typ,
 		Extra: []measure.Line{
 			{Metric: "OVERALL", Measurement: "Clients", Value: measure.Int(int64(len(m.clients)))},
@@ -267,7 +267,7 @@ func (m *mergeResult) lines() []measure.Line {
 }
 
 // document returns the merged result document.
-func (m *mergeResult) document() (*measure.Result, error) {
+func (m *mergeResult) document() (*measure.Document, error) {
 	first := m.clients[0].doc
 	cfg := map[string]string{}
 	for k, v := range first.Config {
@@ -276,7 +276,7 @@ func (m *mergeResult) document() (*measure.Result, error) {
 	delete(cfg, "gobench.client")
 	delete(cfg, "exportfile")
 	cfg["gobench.clients"] = strconv.Itoa(len(m.clients))
-	doc, err := measure.NewResult(m.total, measure.ResultOptions{
+	doc, err := measure.NewDocument(m.total, measure.DocumentOptions{
 		Config: cfg, Seed: first.Seed, RunTime: m.union(), Percentiles: first.Percentiles, Intervals: m.intervals,
 	})
 	if err != nil {
@@ -349,16 +349,16 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // mergedDocument is the merged result document with the merge's warnings
-// and whether any client was saturated (the fields shadow measure.Result's
+// and whether any client was saturated (the fields shadow measure.Document's
 // own, should it grow them).
 type mergedDocument struct {
-	*measure.Result
+	*measure.Document
 	Warnings        []string `json:"warnings,omitempty"`
 	ClientSaturated bool     `json:"client_saturated,omitempty"`
 }
 
-func (m *mergeResult) withExtras(doc *measure.Result) *mergedDocument {
-	md := &mergedDocument{Result: doc, Warnings: m.warnings}
+func (m *mergeResult) withExtras(doc *measure.Document) *mergedDocument {
+	md := &mergedDocument{Document: doc, Warnings: m.warnings}
 	for _, c := range m.clients {
 		md.ClientSaturated = md.ClientSaturated || c.extra.ClientSaturated
 	}

@@ -166,7 +166,7 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	doc, err := measure.ReadResult(f)
+	doc, err := measure.ReadDocument(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestMergeWarnsWhenWindowsBarelyOverlap(t *testing.T) {
 	mk := func(name string, start, end time.Duration, ops int64) *clientResult {
 		snap := measure.NewSnapshot(measure.Layout{Series: []string{"READ"}, Codes: []string{"OK"}}, t0.Add(start), t0.Add(end))
 		snap.Ops = ops
-		doc, err := measure.NewResult(snap, measure.ResultOptions{RunTime: end - start})
+		doc, err := measure.NewDocument(snap, measure.DocumentOptions{RunTime: end - start})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestAddJobIndex(t *testing.T) {
 
 func TestMergeWarnsAboutConfigurations(t *testing.T) {
 	mk := func(path string, cfg map[string]string) *clientResult {
-		return &clientResult{path: path, doc: &measure.Result{Config: cfg}}
+		return &clientResult{path: path, doc: &measure.Document{Config: cfg}}
 	}
 	cases := []struct {
 		name string

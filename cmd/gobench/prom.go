@@ -54,7 +54,7 @@ type promExporter struct {
 const minRateInterval = 100 * time.Millisecond
 
 // interval adds iv to the totals. It keeps no reference to iv.
-func (e *promExporter) interval(iv *measure.Interval) {
+func (e *promExporter) interval(iv *measure.Snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if d := iv.End.Sub(iv.Start); d >= minRateInterval {
@@ -182,7 +182,7 @@ type promServer struct {
 }
 
 // Hook is the interval hook to append to bench's status hooks.
-func (p *promServer) Hook(iv *measure.Interval) { p.exp.interval(iv) }
+func (p *promServer) Hook(iv *measure.Snapshot) { p.exp.interval(iv) }
 
 // SetSaturated sets gobench_client_saturated.
 func (p *promServer) SetSaturated(v bool) { p.exp.setSaturated(v) }

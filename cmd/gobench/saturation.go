@@ -157,7 +157,7 @@ func (m *saturationMonitor) sample() {
 // Interval judges the window since the previous call (or the start) and
 // returns the warning to print the first time the client looks saturated,
 // "" otherwise.
-func (m *saturationMonitor) Interval(iv *measure.Interval) string {
+func (m *saturationMonitor) Interval(iv *measure.Snapshot) string {
 	p := readSatPoint()
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -305,7 +305,7 @@ func startObservers(target float64, promAddr string, stderr io.Writer) (*observe
 
 // Interval feeds one measurement interval to the watchers and prints the
 // saturation warning the first time the client looks saturated.
-func (o *observers) Interval(iv *measure.Interval) {
+func (o *observers) Interval(iv *measure.Snapshot) {
 	if o.prom != nil {
 		o.prom.Hook(iv)
 	}

@@ -116,7 +116,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	} else if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	doc := rep.Document{Title: "gobench sweep: " + strings.Join(a.rest, " "), Knee: -1}
+	doc := rep.Page{Title: "gobench sweep: " + strings.Join(a.rest, " "), Knee: -1}
 	for _, n := range a.threads {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "Sweep interrupted: the table covers the steps that ran.")
@@ -158,7 +158,7 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if a.out == "" || len(doc.Sweep) == 0 {
 		return nil
 	}
-	return writeDocument(&doc, a.format, a.out, stderr)
+	return writePage(&doc, a.format, a.out, stderr)
 }
 
 // writeSweepTable prints one row per step and a line about the knee.

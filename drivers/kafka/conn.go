@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	kgo "github.com/segmentio/kafka-go"
+	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/gobench/gobench/drivers"
 )
@@ -143,21 +143,21 @@ func (c *conn) Close(ctx context.Context) error {
 // moving, topic being created) are retried for up to kafka.timeout.
 func (c *conn) produce(ctx context.Context, t *topic, key, value []byte) error {
 	p := partition(key, t.parts)
-	var k, v kgo.Bytes = kgo.NewBytes(key), nil
+	var k, v kafkago.Bytes = kafkago.NewBytes(key), nil
 	if value != nil {
-		v = kgo.NewBytes(value)
+		v = kafkago.NewBytes(value)
 	}
 	deadline := time.Now().Add(c.db.cfg.Timeout)
 	for attempt := 0; ; attempt++ {
-		res, err := c.db.client.Produce(ctx, &kgo.ProduceRequest{
+		res, err := c.db.client.Produce(ctx, &kafkago.ProduceRequest{
 			Topic: t.name, Partition: p, RequiredAcks: c.db.cfg.Acks, Compression: c.db.cfg.Compression,
-			Records: kgo.NewRecordReader(kgo.Record{Key: k, Value: v}),
+			Records: kafkago.NewRecordReader(kafkago.Record{Key: k, Value: v}),
 		})
 		if err == nil && res != nil {
 			err = res.Error
 		}
 		if err == nil {
-			if c.db.cfg.Acks != kgo.RequireNone && res != nil {
+			if c.db.cfg.Acks != kafkago.RequireNone && res != nil {
 				if value == nil {
 					t.set(key, tombstone(int32(p), res.BaseOffset))
 				} else {
@@ -171,10 +171,10 @@ func (c *conn) produce(ctx context.Context, t *topic, key, value []byte) error {
 		}
 		if k != nil {
 			k.Close()
-			k = kgo.NewBytes(key)
+			k = kafkago.NewBytes(key)
 		}
 		if value != nil {
-			v = kgo.NewBytes(value)
+			v = kafkago.NewBytes(value)
 		}
 		time.Sleep(time.Duration(min(attempt+1, 10)) * 20 * time.Millisecond)
 	}
@@ -182,12 +182,12 @@ func (c *conn) produce(ctx context.Context, t *topic, key, value []byte) error {
 
 // fetch reads the record of key at l into c.val.
 func (c *conn) fetch(ctx context.Context, t *topic, key []byte, l loc) error {
-	var res *kgo.FetchResponse
+	var res *kafkago.FetchResponse
 	err := c.db.retry(ctx, func() (err error) {
 		// MaxBytes 1: the broker returns just the first batch at the
 		// offset, whole (fetch v3+ never splits a batch), not the log after
 		// it.
-		res, err = c.db.client.Fetch(ctx, &kgo.FetchRequest{Topic: t.name, Partition: int(l.part), Offset: l.offset,
+		res, err = c.db.client.Fetch(ctx, &kafkago.FetchRequest{Topic: t.name, Partition: int(l.part), Offset: l.offset,
 			MinBytes: 1, MaxBytes: 1, MaxWait: c.db.cfg.FetchWait})
 		if err == nil {
 			err = res.Error
@@ -221,7 +221,7 @@ func (c *conn) fetch(ctx context.Context, t *topic, key []byte, l loc) error {
 }
 
 // drain closes a fetch response's record reader, returning its buffers.
-func drain(r kgo.RecordReader) {
+func drain(r kafkago.RecordReader) {
 	if cl, ok := r.(io.Closer); ok {
 		cl.Close()
 	}
@@ -229,14 +229,14 @@ func drain(r kgo.RecordReader) {
 
 // temporary reports whether a Kafka error may go away by retrying.
 func temporary(err error) bool {
-	var ke kgo.Error
+	var ke kafkago.Error
 	return errors.As(err, &ke) && ke.Temporary()
 }
 
 // classify marks network failures as SERVICE_UNAVAILABLE.
 func classify(err error) error {
 	var ne interface{ Timeout() bool }
-	var ke kgo.Error
+	var ke kafkago.Error
 	switch {
 	case errors.As(err, &ke):
 		return err

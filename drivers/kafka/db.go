@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	kgo "github.com/segmentio/kafka-go"
+	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/gobench/gobench/drivers"
 )
@@ -21,13 +21,13 @@ type DB struct {
 	cfg    Config
 	fields int
 	addr   net.Addr
-	tr     *kgo.Transport
-	client *kgo.Client
+	tr     *kafkago.Transport
+	client *kafkago.Client
 
 	mu     sync.Mutex
 	topics map[string]*topic
-	small  []*kgo.Writer // batches of up to BatchSize bytes
-	big    []*kgo.Writer // records larger than BatchSize, one per request
+	small  []*kafkago.Writer // batches of up to BatchSize bytes
+	big    []*kafkago.Writer // records larger than BatchSize, one per request
 	builds []IndexBuild
 	closed bool
 }
@@ -45,11 +45,11 @@ type IndexBuild struct {
 // NewDB returns a DB for cfg and s; nothing connects until the first
 // operation needs the cluster.
 func NewDB(cfg Config, s drivers.Schema) *DB {
-	tr := &kgo.Transport{DialTimeout: 5 * time.Second, IdleTimeout: 30 * time.Second, MetadataTTL: 10 * time.Second, ClientID: "gobench"}
-	addr := kgo.TCP(cfg.Brokers...)
+	tr := &kafkago.Transport{DialTimeout: 5 * time.Second, IdleTimeout: 30 * time.Second, MetadataTTL: 10 * time.Second, ClientID: "gobench"}
+	addr := kafkago.TCP(cfg.Brokers...)
 	return &DB{
 		cfg: cfg, fields: len(s.Fields), addr: addr, tr: tr,
-		client: &kgo.Client{Addr: addr, Timeout: cfg.Timeout, Transport: tr},
+		client: &kafkago.Client{Addr: addr, Timeout: cfg.Timeout, Transport: tr},
 		topics: map[string]*topic{},
 	}
 }
@@ -102,7 +102,7 @@ func (db *DB) Close() error {
 // kafka.maxmessagebytes.
 func (db *DB) CreateTable(ctx context.Context, table string, _ [][]byte, ifMissing bool) error {
 	err := db.createTopic(ctx, table)
-	if ifMissing && errors.Is(err, kgo.TopicAlreadyExists) {
+	if ifMissing && errors.Is(err, kafkago.TopicAlreadyExists) {
 		return nil
 	}
 	return err
@@ -110,7 +110,7 @@ func (db *DB) CreateTable(ctx context.Context, table string, _ [][]byte, ifMissi
 
 // DropTable deletes topic table and forgets its index.
 func (db *DB) DropTable(ctx context.Context, table string) error {
-	res, err := db.client.DeleteTopics(ctx, &kgo.DeleteTopicsRequest{Topics: []string{table}})
+	res, err := db.client.DeleteTopics(ctx, &kafkago.DeleteTopicsRequest{Topics: []string{table}})
 	if err == nil {
 		err = res.Errors[table]
 	}
@@ -124,9 +124,9 @@ func (db *DB) DropTable(ctx context.Context, table string) error {
 }
 
 func (db *DB) createTopic(ctx context.Context, name string) error {
-	res, err := db.client.CreateTopics(ctx, &kgo.CreateTopicsRequest{Topics: []kgo.TopicConfig{{
+	res, err := db.client.CreateTopics(ctx, &kafkago.CreateTopicsRequest{Topics: []kafkago.TopicConfig{{
 		Topic: name, NumPartitions: db.cfg.Partitions, ReplicationFactor: db.cfg.Replication,
-		ConfigEntries: []kgo.ConfigEntry{{ConfigName: "max.message.bytes", ConfigValue: strconv.FormatInt(db.cfg.MaxMessageBytes, 10)}},
+		ConfigEntries: []kafkago.ConfigEntry{{ConfigName: "max.message.bytes", ConfigValue: strconv.FormatInt(db.cfg.MaxMessageBytes, 10)}},
 	}}})
 	if err == nil {
 		err = res.Errors[name]
@@ -144,11 +144,11 @@ func (db *DB) partitionsOf(ctx context.Context, name string) (int, error) {
 	created := false
 	deadline := time.Now().Add(db.cfg.Timeout)
 	for {
-		res, err := db.client.Metadata(ctx, &kgo.MetadataRequest{Topics: []string{name}})
+		res, err := db.client.Metadata(ctx, &kafkago.MetadataRequest{Topics: []string{name}})
 		if err != nil {
 			return 0, fmt.Errorf("metadata of topic %q: %w", name, err)
 		}
-		var terr error = kgo.UnknownTopicOrPartition
+		var terr error = kafkago.UnknownTopicOrPartition
 		if len(res.Topics) > 0 {
 			t := res.Topics[0]
 			terr = t.Error
@@ -157,12 +157,12 @@ func (db *DB) partitionsOf(ctx context.Context, name string) (int, error) {
 			}
 		}
 		switch {
-		case errors.Is(terr, kgo.UnknownTopicOrPartition) && !created && db.cfg.CreateTopic:
-			if err := db.createTopic(ctx, name); err != nil && !errors.Is(err, kgo.TopicAlreadyExists) {
+		case errors.Is(terr, kafkago.UnknownTopicOrPartition) && !created && db.cfg.CreateTopic:
+			if err := db.createTopic(ctx, name); err != nil && !errors.Is(err, kafkago.TopicAlreadyExists) {
 				return 0, err
 			}
 			created = true
-		case errors.Is(terr, kgo.UnknownTopicOrPartition) && !db.cfg.CreateTopic:
+		case errors.Is(terr, kafkago.UnknownTopicOrPartition) && !db.cfg.CreateTopic:
 			return 0, fmt.Errorf("topic %q does not exist (%s=false): %w", name, KeyCreateTopic, drivers.ErrNotFound)
 		}
 		if time.Now().After(deadline) {
@@ -176,7 +176,7 @@ func (db *DB) partitionsOf(ctx context.Context, name string) (int, error) {
 	}
 }
 
-func leadersKnown(ps []kgo.Partition) bool {
+func leadersKnown(ps []kafkago.Partition) bool {
 	for _, p := range ps {
 		if p.Error != nil || p.Leader.Host == "" {
 			return false
@@ -255,9 +255,9 @@ func partition(key []byte, n int) int {
 
 // balancer is the producers' partitioner: FNV-1a of the key like the YCSB
 // operations, round robin for records without a key.
-type balancer struct{ rr kgo.RoundRobin }
+type balancer struct{ rr kafkago.RoundRobin }
 
-func (b *balancer) Balance(m kgo.Message, parts ...int) int {
+func (b *balancer) Balance(m kafkago.Message, parts ...int) int {
 	if m.Key == nil {
 		return b.rr.Balance(m, parts...)
 	}

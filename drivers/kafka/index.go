@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	kgo "github.com/segmentio/kafka-go"
+	kafkago "github.com/segmentio/kafka-go"
 )
 
 // loc is where a key's newest record lives; offset < 0 marks a tombstone.
@@ -129,11 +129,11 @@ func mergeSorted(a, b []string) []string {
 // watermark and records each key's newest offset. It returns the number of
 // records read.
 func (db *DB) buildIndex(ctx context.Context, t *topic) (int64, error) {
-	first, err := db.offsets(ctx, t, kgo.FirstOffsetOf)
+	first, err := db.offsets(ctx, t, kafkago.FirstOffsetOf)
 	if err != nil {
 		return 0, err
 	}
-	last, err := db.offsets(ctx, t, kgo.LastOffsetOf)
+	last, err := db.offsets(ctx, t, kafkago.LastOffsetOf)
 	if err != nil {
 		return 0, err
 	}
@@ -156,14 +156,14 @@ func (db *DB) buildIndex(ctx context.Context, t *topic) (int64, error) {
 
 // offsets lists the first or last (high watermark) offset of every
 // partition of t.
-func (db *DB) offsets(ctx context.Context, t *topic, which func(int) kgo.OffsetRequest) ([]int64, error) {
-	var reqs []kgo.OffsetRequest
+func (db *DB) offsets(ctx context.Context, t *topic, which func(int) kafkago.OffsetRequest) ([]int64, error) {
+	var reqs []kafkago.OffsetRequest
 	for p := 0; p < t.parts; p++ {
 		reqs = append(reqs, which(p))
 	}
 	out := make([]int64, t.parts)
 	err := db.retry(ctx, func() error {
-		res, err := db.client.ListOffsets(ctx, &kgo.ListOffsetsRequest{Topics: map[string][]kgo.OffsetRequest{t.name: reqs}})
+		res, err := db.client.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{t.name: reqs}})
 		if err != nil {
 			return err
 		}
@@ -186,9 +186,9 @@ func (db *DB) offsets(ctx context.Context, t *topic, which func(int) kgo.OffsetR
 // indexBatch fetches from partition part at offset and indexes what comes
 // back. It returns the offset after the last record seen.
 func (db *DB) indexBatch(ctx context.Context, t *topic, part int, offset int64) (next int64, n int64, err error) {
-	var res *kgo.FetchResponse
+	var res *kafkago.FetchResponse
 	err = db.retry(ctx, func() error {
-		res, err = db.client.Fetch(ctx, &kgo.FetchRequest{Topic: t.name, Partition: part, Offset: offset,
+		res, err = db.client.Fetch(ctx, &kafkago.FetchRequest{Topic: t.name, Partition: part, Offset: offset,
 			MinBytes: 1, MaxBytes: 8 << 20, MaxWait: db.cfg.FetchWait})
 		if err == nil {
 			err = res.Error
@@ -230,7 +230,7 @@ func (db *DB) indexBatch(ctx context.Context, t *topic, part int, offset int64) 
 }
 
 // readBytes appends the content of b to dst.
-func readBytes(dst []byte, b kgo.Bytes) ([]byte, error) {
+func readBytes(dst []byte, b kafkago.Bytes) ([]byte, error) {
 	n := b.Len()
 	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)

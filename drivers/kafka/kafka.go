@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	kgo "github.com/segmentio/kafka-go"
+	kafkago "github.com/segmentio/kafka-go"
 
 	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/props"
@@ -65,9 +65,9 @@ func (Driver) Keys() []props.Key {
 // [DefaultConfig].
 type Config struct {
 	Brokers         []string
-	Acks            kgo.RequiredAcks
-	Compression     kgo.Compression // 0 = none
-	BatchSize       int64           // bytes
+	Acks            kafkago.RequiredAcks
+	Compression     kafkago.Compression // 0 = none
+	BatchSize       int64               // bytes
 	Linger          time.Duration
 	Partitions      int
 	Replication     int
@@ -86,7 +86,7 @@ type Config struct {
 // random consumer group name as Kafka's consumer perf tool picks.
 func DefaultConfig() Config {
 	return Config{
-		Brokers: []string{"127.0.0.1:9092"}, Acks: kgo.RequireAll, BatchSize: 16 << 10,
+		Brokers: []string{"127.0.0.1:9092"}, Acks: kafkago.RequireAll, BatchSize: 16 << 10,
 		Linger: 5 * time.Millisecond, Partitions: 1, Replication: 1, CreateTopic: true,
 		MaxMessageBytes: 16 << 20, Timeout: 30 * time.Second,
 		Group:     "perf-consumer-" + strconv.Itoa(rand.IntN(100000)),
@@ -94,8 +94,8 @@ func DefaultConfig() Config {
 	}
 }
 
-var compressions = map[string]kgo.Compression{
-	"none": 0, "gzip": kgo.Gzip, "snappy": kgo.Snappy, "lz4": kgo.Lz4, "zstd": kgo.Zstd,
+var compressions = map[string]kafkago.Compression{
+	"none": 0, "gzip": kafkago.Gzip, "snappy": kafkago.Snappy, "lz4": kafkago.Lz4, "zstd": kafkago.Zstd,
 }
 
 // Configure decodes the kafka properties. It does no I/O: the client
@@ -126,11 +126,11 @@ func Decode(p *props.Decoder) (Config, error) {
 	}
 	switch a := p.Enum(KeyAcks, "all", "all", "-1", "1", "0"); a {
 	case "all", "-1":
-		cfg.Acks = kgo.RequireAll
+		cfg.Acks = kafkago.RequireAll
 	case "1":
-		cfg.Acks = kgo.RequireOne
+		cfg.Acks = kafkago.RequireOne
 	case "0":
-		cfg.Acks = kgo.RequireNone
+		cfg.Acks = kafkago.RequireNone
 	}
 	cfg.Compression = compressions[p.Enum(KeyCompression, "none", "none", "gzip", "snappy", "lz4", "zstd")]
 	cfg.BatchSize = p.Bytes(KeyBatchSize, def.BatchSize)

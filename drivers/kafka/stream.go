@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	kgo "github.com/segmentio/kafka-go"
+	kafkago "github.com/segmentio/kafka-go"
 )
 
 // producerState is a conn's share of the DB's asynchronous producers.
@@ -63,7 +63,7 @@ func (c *conn) Produce(ctx context.Context, topic string, key, value []byte, tag
 	}
 	p := pendingPool.Get().(*pending)
 	p.c, p.tag, p.done = c, tag, done
-	m := kgo.Message{Topic: topic, Value: append([]byte(nil), value...), WriterData: p}
+	m := kafkago.Message{Topic: topic, Value: append([]byte(nil), value...), WriterData: p}
 	if key != nil {
 		m.Key = append([]byte(nil), key...)
 	}
@@ -78,7 +78,7 @@ func (c *conn) Produce(ctx context.Context, topic string, key, value []byte, tag
 }
 
 // completion is the writers' callback: it reports each record's outcome.
-func completion(msgs []kgo.Message, err error) {
+func completion(msgs []kafkago.Message, err error) {
 	if err != nil {
 		err = classify(err)
 	}
@@ -109,22 +109,22 @@ func (c *conn) Flush(ctx context.Context) error {
 
 // writer returns the DB's i-th (modulo kafka.inflight) small-batch or
 // large-record producer, making it on first use.
-func (db *DB) writer(big bool, i int) (*kgo.Writer, error) {
+func (db *DB) writer(big bool, i int) (*kafkago.Writer, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	if db.closed {
 		return nil, errors.New("kafka: produce on a closed DB")
 	}
 	if db.small == nil {
-		db.small = make([]*kgo.Writer, db.cfg.InFlight)
-		db.big = make([]*kgo.Writer, db.cfg.InFlight)
+		db.small = make([]*kafkago.Writer, db.cfg.InFlight)
+		db.big = make([]*kafkago.Writer, db.cfg.InFlight)
 	}
 	w := &db.small[i%len(db.small)]
 	if big {
 		w = &db.big[i%len(db.big)]
 	}
 	if *w == nil {
-		*w = &kgo.Writer{
+		*w = &kafkago.Writer{
 			Addr: db.addr, Balancer: &balancer{}, Transport: db.tr, Async: true, Completion: completion,
 			RequiredAcks: db.cfg.Acks, Compression: db.cfg.Compression, MaxAttempts: 3,
 			WriteBackoffMin: 50 * time.Millisecond, WriteBackoffMax: 500 * time.Millisecond,
