@@ -5,10 +5,12 @@ import (
 	"io"
 )
 
-// Optional capabilities. The runner checks for them once, at set-up, with a
-// type assertion on the DB or Conn; a workload that needs one the driver lacks
-// is refused before the run starts. Never wrap a Conn in a decorator that
-// implements every optional interface: it would defeat the check.
+// Optional capabilities. BatchWriter is found with a type assertion on the
+// Conn; the stream and file capabilities are declared by the DB ([Caps]) and
+// checked before any connection opens, so a workload that needs one the
+// driver lacks is refused before the run starts. Never wrap a Conn in a
+// decorator that implements every optional interface: it would defeat the
+// check.
 
 // BatchWriter is implemented by a Conn that can buffer writes (YCSB's client
 // buffering). Insert and Update may then return an error wrapping
@@ -42,4 +44,63 @@ type Printer interface {
 // how long it took). The CLI prints them on stderr after the run.
 type Noter interface {
 	Notes() []string
+}
+
+// Caps is a set of optional capabilities of a DB's connections, declared by
+// the DB (or its Driver) with [Capable], so that a workload that needs one
+// is refused before any connection opens. The conformance suite checks that
+// the declaration matches what the Conns implement.
+type Caps uint8
+
+// The capabilities a workload kind may need beyond the core operations.
+const (
+	CapFiles   Caps = 1 << iota // Conn implements FileSystem (dfsio)
+	CapProduce                  // Conn implements Producer (produce)
+	CapConsume                  // Conn implements Consumer (consume)
+)
+
+var capNames = [...]string{"file streams (drivers.FileSystem)", "producing to a stream (drivers.Producer)", "consuming a stream (drivers.Consumer)"}
+
+// Has reports whether c holds every capability of want.
+func (c Caps) Has(want Caps) bool { return c&want == want }
+
+// Names lists the capabilities in c, in a fixed order.
+func (c Caps) Names() []string {
+	var n []string
+	for i, name := range capNames {
+		if c&(1<<i) != 0 {
+			n = append(n, name)
+		}
+	}
+	return n
+}
+
+// Capable is implemented by a DB, or a Driver, whose connections offer
+// optional capabilities.
+type Capable interface {
+	Caps() Caps
+}
+
+// CapsOf returns what v (a DB or a Driver) declares; nothing when it does
+// not implement [Capable].
+func CapsOf(v any) Caps {
+	if c, ok := v.(Capable); ok {
+		return c.Caps()
+	}
+	return 0
+}
+
+// ConnCaps returns the capabilities a Conn actually implements.
+func ConnCaps(c Conn) Caps {
+	var caps Caps
+	if _, ok := c.(FileSystem); ok {
+		caps |= CapFiles
+	}
+	if _, ok := c.(Producer); ok {
+		caps |= CapProduce
+	}
+	if _, ok := c.(Consumer); ok {
+		caps |= CapConsume
+	}
+	return caps
 }

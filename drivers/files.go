@@ -6,8 +6,8 @@ import (
 )
 
 // FileSystem is implemented by a Conn that serves named byte streams (HDFS
-// files, a local disk): what the dfsio workload (TestDFSIO) needs. The
-// runner checks for it once, at set-up, with a type assertion on the Conn.
+// files, a local disk): what the dfsio workload (TestDFSIO) needs. A DB
+// whose Conns implement it declares [CapFiles].
 //
 // Names are absolute, slash-separated paths in the file system's own
 // namespace ("/benchmarks/TestDFSIO/io_data/test_io_0"). A missing file is

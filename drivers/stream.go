@@ -6,9 +6,9 @@ import (
 )
 
 // Streams: optional capabilities of a Conn for log-structured backends
-// (Kafka), used by the produce and consume workloads. The runner checks for
-// them with a type assertion when a worker's task is made and refuses the
-// workload with a clear error when the Conn lacks them.
+// (Kafka), used by the produce and consume workloads. A DB whose Conns
+// implement them declares [CapProduce] and [CapConsume]; a workload that
+// needs one is refused before any connection opens when the DB lacks it.
 
 // Producer is implemented by a Conn that sends records to a stream (a Kafka
 // topic) asynchronously, batching them as the backend's producer does.

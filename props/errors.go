@@ -61,7 +61,7 @@ func (e *Error) Error() string {
 	b.WriteString(e.Key)
 	if e.Source != "" {
 		b.WriteByte('=')
-		b.WriteString(strconv.Quote(e.Value))
+		b.WriteString(strconv.Quote(Redact(e.Key, e.Value)))
 		b.WriteString(" (")
 		b.WriteString(e.Where())
 		b.WriteByte(')')

@@ -86,7 +86,8 @@ func appendU(b []byte, r rune) []byte {
 //	recordcount=1000               # workloads/workloada:17
 //	threadcount=8                  # -threads
 //
-// for printing at start and for logs. Keys and values are escaped as by
+// for printing at start and for logs; secrets are redacted ([Redact]).
+// Keys and values are escaped as by
 // [FormatLine]; the origin comment makes the output a human record, not a
 // properties file (Java syntax would take the comment as part of the value).
 // It returns the first write error.
@@ -95,7 +96,7 @@ func (s *Set) Dump(w io.Writer) error {
 	lines := make([]string, 0, len(s.m))
 	col := 0
 	for _, k := range s.Keys() {
-		l := FormatLine(k, s.m[k].Value)
+		l := FormatLine(k, Redact(k, s.m[k].Value))
 		lines = append(lines, l)
 		if n := utf8.RuneCountInString(l); n > col && n <= maxCol {
 			col = n

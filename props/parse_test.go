@@ -211,3 +211,31 @@ func BenchmarkParse(b *testing.B) {
 		}
 	}
 }
+
+func TestSecretsAreRedacted(t *testing.T) {
+	for key, secret := range map[string]bool{
+		"sasl.jaas.config": true, "ssl.keystore.password": true, "kafka.sasl.password": true, "hbase.token": true,
+		"ssl.keystore.key": true, "fs.s3a.secret.key": true, "Credential": true,
+		"recordcount": false, "hbase.keytab.file": false, "kafka.brokers": false, "keyvalue": false,
+	} {
+		if IsSecret(key) != secret {
+			t.Errorf("IsSecret(%q) = %v, want %v", key, !secret, secret)
+		}
+	}
+	e := &Error{Key: "sasl.jaas.config", Value: `org.apache.kafka.common.security.plain.PlainLoginModule required password="hunter2";`, Source: "-p", Err: ErrUnknown}
+	if strings.Contains(e.Error(), "hunter2") {
+		t.Errorf("error prints the secret: %s", e)
+	}
+	var s Set
+	s.Add(Value{Key: "ssl.key.password", Value: "hunter2", Source: "f"}, Value{Key: "threadcount", Value: "8", Source: "f"})
+	var b strings.Builder
+	if err := s.Dump(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "hunter2") || !strings.Contains(b.String(), "threadcount=8") {
+		t.Errorf("Dump:\n%s", b.String())
+	}
+	if got := RedactText(&s, "login failed for password hunter2 at host"); strings.Contains(got, "hunter2") {
+		t.Errorf("RedactText left the secret: %s", got)
+	}
+}

@@ -109,6 +109,10 @@ type Key struct {
 	Name    string
 	Default string
 	Usage   string
+	// Show marks a key whose value decides where the data goes (a
+	// directory, a server address) or what is measured: the effective
+	// configuration shows it even when it is left at its default.
+	Show bool
 }
 
 // Names returns the names of keys, in order, as the known list for

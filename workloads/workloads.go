@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"sort"
 	"strings"
 )
 
@@ -16,37 +15,66 @@ var files embed.FS
 type Info struct {
 	Name    string
 	Purpose string
+	// Kind is the file's workload property as written (empty for none).
+	Kind string
+	// DB is the driver the preset is meant for ("" = any).
+	DB string
 }
 
-var purposes = map[string]string{
-	"workloada":         "update heavy: 50/50 reads and updates, zipfian (a session store)",
-	"workloadb":         "read mostly: 95/5 reads and updates, zipfian (photo tagging)",
-	"workloadc":         "read only: 100 % reads, zipfian (a profile cache)",
-	"workloadd":         "read latest: 95 % reads, 5 % inserts, latest (status updates)",
-	"workloade":         "short ranges: 95 % scans of 1-100 records, 5 % inserts (threaded conversations)",
-	"workloadf":         "read-modify-write: 50 % reads, 50 % read-modify-writes, zipfian (a user database)",
-	"workload_template": "every core property with its default, for copying",
-	"dfsio_write":       "TestDFSIO -write: 4 files of 1 GB, one worker each (-db hdfs)",
-	"dfsio_read":        "TestDFSIO -read of dfsio_write's files (-db hdfs)",
-	"kafka_produce":     "Kafka producer perf: 1 000 000 records of 1 KB at full speed (-db kafka)",
-	"kafka_consume":     "Kafka consumer perf: reads kafka_produce's records (-db kafka)",
+// shipped lists the files, in the order listings show them.
+var shipped = []Info{
+	{Name: "workloada", Purpose: "update heavy: 50/50 reads and updates, zipfian (a session store)"},
+	{Name: "workloadb", Purpose: "read mostly: 95/5 reads and updates, zipfian (photo tagging)"},
+	{Name: "workloadc", Purpose: "read only: 100 % reads, zipfian (a profile cache)"},
+	{Name: "workloadd", Purpose: "read latest: 95 % reads, 5 % inserts, latest (status updates)"},
+	{Name: "workloade", Purpose: "short ranges: 95 % scans of 1-100 records, 5 % inserts (threaded conversations)"},
+	{Name: "workloadf", Purpose: "read-modify-write: 50 % reads, 50 % read-modify-writes, zipfian (a user database)"},
+	{Name: "workload_template", Purpose: "every core property with its default, for copying"},
+	{Name: "dfsio_write", Purpose: "TestDFSIO -write: 4 files of 1 GB, one worker each", DB: "hdfs"},
+	{Name: "dfsio_read", Purpose: "TestDFSIO -read of dfsio_write's files", DB: "hdfs"},
+	{Name: "kafka_produce", Purpose: "Kafka producer perf: 1 000 000 records of 1 KB at full speed", DB: "kafka"},
+	{Name: "kafka_consume", Purpose: "Kafka consumer perf: reads kafka_produce's records", DB: "kafka"},
 }
 
-// List returns the shipped workloads in name order.
+// List returns the shipped workloads, YCSB's first, each with the
+// workload kind its file sets.
 func List() []Info {
-	out := make([]Info, 0, len(purposes))
-	for n, p := range purposes {
-		out = append(out, Info{Name: n, Purpose: p})
+	out := append([]Info(nil), shipped...)
+	for i := range out {
+		out[i].Kind = kindOf(out[i].Name)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// kindOf reads the workload property of a shipped file (the files are
+// plain key=value lines).
+func kindOf(name string) string {
+	b, err := fs.ReadFile(files, name)
+	if err != nil {
+		return ""
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "workload="); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func known(name string) bool {
+	for _, i := range shipped {
+		if i.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Open returns the named shipped workload file. The name may carry a
 // "workloads/" prefix, as in YCSB command lines (-P workloads/workloada).
 func Open(name string) (io.ReadCloser, error) {
 	n := strings.TrimPrefix(name, "workloads/")
-	if _, ok := purposes[n]; !ok {
+	if !known(n) {
 		return nil, fmt.Errorf("unknown workload %q (shipped: %s)", name, strings.Join(Names(), ", "))
 	}
 	f, err := files.Open(n)
@@ -56,7 +84,7 @@ func Open(name string) (io.ReadCloser, error) {
 	return f.(io.ReadCloser), nil
 }
 
-// Names returns the names of the shipped workloads, sorted.
+// Names returns the names of the shipped workloads, in listing order.
 func Names() []string {
 	var n []string
 	for _, i := range List() {

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
-	"github.com/gobench/gobench/workload"
-	"github.com/gobench/gobench/workloads"
+	"github.com/gobench/gobench/engine"
 )
 
 // Exit codes.
@@ -33,50 +31,79 @@ func usageErr(err error) error { return &usageError{err} }
 // configErr marks configuration errors (exit 2), listing each on its line.
 func configErr(err error) error { return &usageError{err} }
 
-// command is a sub-command beyond load and run (dfsio, producer-perf, ...).
-// Files that add one register it from init.
+// command is one sub-command.
 type command struct {
+	name    string
 	summary string // one line for the usage text
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]command{}
+// commands is every command, in the order help lists them. It is a
+// function, not a variable, because help itself lists the table.
+func commands() []command {
+	return []command{
+		{"load", "YCSB's load phase: insert the records (-w/-P/-p/-threads/-target/-s as in YCSB)", func(ctx context.Context, a []string, o, e io.Writer) error {
+			return bench(ctx, engine.Load, true, a, o, e)
+		}},
+		{"run", "YCSB's run phase: the operation mix, with YCSB's report", func(ctx context.Context, a []string, o, e io.Writer) error {
+			return bench(ctx, engine.Transactions, true, a, o, e)
+		}},
+		{"dfsio", "Hadoop's TestDFSIO: -write | -read [-random|-backward|-skip] | -append | -truncate | -clean, -nrFiles N -size S", dfsioMain},
+		{"producer-perf", "Kafka's producer perf test (kafka-producer-perf-test.sh options)", producerPerf},
+		{"consumer-perf", "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", consumerPerf},
+		{"sweep", "run the same workload at several thread counts; table, knee and report", sweepCmd},
+		{"merge", "combine the JSON results of several client processes into one report", mergeCmd},
+		{"report", "draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd},
+		{"workloads", "list the shipped workload files and the workload kinds", workloadsCmd},
+		{"version", "print gobench's version", func(_ context.Context, _ []string, o, _ io.Writer) error {
+			_, err := fmt.Fprintf(o, "gobench %s\n", version)
+			return err
+		}},
+		{"help", "this text", func(_ context.Context, _ []string, o, _ io.Writer) error { return writeUsage(o) }},
+	}
+}
+
+// aliases are other spellings of commands.
+var aliases = map[string]string{
+	"--version": "version", "-version": "version",
+	"-h": "help", "--help": "help", "-help": "help",
+}
+
+func lookupCommand(name string) (command, bool) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c, true
+		}
+	}
+	return command{}, false
+}
+
+func commandNames() []string {
+	var n []string
+	for _, c := range commands() {
+		n = append(n, c.name)
+	}
+	return n
+}
 
 // run is the whole program, testable: args without the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageText)
+		writeUsage(stderr)
 		return exitUsage
 	}
-	cmd, rest := args[0], args[1:]
+	name, rest := args[0], args[1:]
 	var err error
-	switch cmd {
-	case "load":
-		err = bench(ctx, workload.Load, rest, stdout, stderr)
-	case "run":
-		err = bench(ctx, workload.Transactions, rest, stdout, stderr)
-	case "workloads":
-		for _, w := range workloads.List() {
-			fmt.Fprintf(stdout, "%-18s %s\n", w.Name, w.Purpose)
-		}
-	case "version", "--version", "-version":
-		fmt.Fprintf(stdout, "gobench %s\n", version)
-	case "help", "-h", "--help", "-help":
-		fmt.Fprint(stdout, usageText)
-		for _, n := range commandNames()[5:] {
-			fmt.Fprintf(stdout, "  gobench %-16s %s\n", n, commands[n].summary)
-		}
-	default:
-		if c, ok := commands[cmd]; ok {
-			err = c.run(ctx, rest, stdout, stderr)
-			break
-		}
-		if strings.HasPrefix(cmd, "-") {
-			// Java Client style: gobench -db basic -P w -load
-			err = bench(ctx, workload.Transactions, args, stdout, stderr)
-			break
-		}
-		err = usageErr(fmt.Errorf("unknown command %q (commands: %s)", cmd, strings.Join(commandNames(), ", ")))
+	if c, ok := lookupCommand(name); ok {
+		err = c.run(ctx, rest, stdout, stderr)
+	} else if strings.HasPrefix(name, "-") {
+		// Java Client style: gobench -db basic -P w -load
+		err = bench(ctx, engine.Transactions, false, args, stdout, stderr)
+	} else {
+		err = usageErr(fmt.Errorf("unknown command %q (commands: %s)", name, strings.Join(commandNames(), ", ")))
 	}
 	return exitCode(err, stderr)
 }
@@ -102,15 +129,4 @@ func exitCode(err error, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "gobench: %s\n", err)
 	return exitFailed
-}
-
-// commandNames lists every command: the built-in ones, then the registered
-// ones sorted.
-func commandNames() []string {
-	var extra []string
-	for n := range commands {
-		extra = append(extra, n)
-	}
-	sort.Strings(extra)
-	return append([]string{"load", "run", "workloads", "version", "help"}, extra...)
 }

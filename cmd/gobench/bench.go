@@ -7,57 +7,114 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/props"
 	"github.com/gobench/gobench/workload"
 )
 
-// bench is `gobench load` and `gobench run`.
-func bench(ctx context.Context, phase workload.Phase, args []string, stdout, stderr io.Writer) error {
-	f := newBenchFlags(phase.String())
-	f.set.SetOutput(io.Discard)
-	if err := f.parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return nil
-		}
-		return err
+// bench is `gobench load` and `gobench run` (chosen: the phase came from
+// the command, not Java Client style flags).
+func bench(ctx context.Context, phase engine.Phase, chosen bool, args []string, stdout, stderr io.Writer) error {
+	plan, warns, err := prepareBench(args, phase, chosen, stdout)
+	if errors.Is(err, pflag.ErrHelp) {
+		return writeUsage(stdout)
 	}
-	cfg, err := buildConfig(f, phase, stdout)
 	if err != nil {
 		return err
 	}
-	spec := cfg.spec
+	set := plan.Props()
+	fmt.Fprintf(stderr, "Command line: %s\n", strings.Join(redactArgs(args), " "))
+	fmt.Fprintf(stderr, "gobench %s (YCSB %s phase, db %s)\n\n", version, plan.Phase, plan.DriverName)
+	printSetup(stderr, plan, warns)
+	if v, ok := set.Get("dataintegrity"); ok && strings.TrimSpace(v.Value) == "true" {
+		fmt.Fprintln(stderr, "Data integrity is enabled.")
+	}
+	fmt.Fprintln(stderr, "Loading workload...")
+	fmt.Fprintln(stderr, "Starting test.")
+	o, runErr := execute(ctx, plan, stderr, plan.Output.Exporter == "json")
+	if o == nil {
+		return runErr
+	}
+	if err := writeBenchReport(plan, o, stdout); err != nil {
+		return err
+	}
+	return runErr
+}
 
-	fmt.Fprintf(stderr, "Command line: %s\n", strings.Join(args, " "))
-	fmt.Fprintf(stderr, "gobench %s (YCSB %s phase, db %s)\n\n", version, spec.Phase, cfg.dbName)
-	for _, w := range cfg.warns {
+// prepareBench turns load/run arguments into a plan (drivers that print on
+// request write to stdout). A configuration error is a usage error (exit
+// 2); --help returns pflag.ErrHelp.
+func prepareBench(args []string, phase engine.Phase, chosen bool, stdout io.Writer) (*workload.Plan, []string, error) {
+	f := newBenchFlags(phase.String())
+	f.set.SetOutput(io.Discard)
+	if err := f.parse(args); err != nil {
+		return nil, nil, err
+	}
+	set, warns, err := benchLayers(f, phase, chosen)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := workload.Prepare(set, workload.WithOutput(stdout))
+	if err != nil {
+		return nil, nil, configErr(err)
+	}
+	return plan, warns, nil
+}
+
+// printSetup prints the warnings and notes of a plan and its effective
+// configuration with the seed.
+func printSetup(stderr io.Writer, plan *workload.Plan, warns []string) {
+	for _, w := range append(warns, plan.Warnings...) {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
-	for _, n := range spec.Notes {
+	for _, n := range plan.Notes {
 		fmt.Fprintf(stderr, "Note: %s\n", n)
 	}
+	fmt.Fprintln(stderr, "Effective configuration:")
+	for _, s := range plan.Effective() {
+		fmt.Fprintf(stderr, "  %s=%s   (%s)\n", s.Key, s.Value, s.Origin)
+	}
+	seedNote := "given"
+	if !plan.SeedGiven() {
+		seedNote = fmt.Sprintf("random; add -p gobench.seed=%d to repeat this run", plan.Settings.Seed)
+	}
+	fmt.Fprintf(stderr, "  gobench.seed=%d   (%s)\n", plan.Settings.Seed, seedNote)
+}
 
-	st := newStatus(stderr, &spec)
-	var intervals []measure.IntervalRecord
-	if spec.Exporter == "json" {
+// outcome is what execute measured, for the report.
+type outcome struct {
+	res       *engine.Result
+	verdict   satVerdict
+	intervals []measure.IntervalRecord // every interval, when asked for
+	gc        measure.GCStats          // Go's GC during the run
+}
+
+// execute runs plan with the CLI's observers: the -s status line, HDR logs,
+// live metrics, the saturation monitor and the live progress line. It
+// returns nil when nothing ran (the error says why, once); otherwise the
+// outcome, and the run's error (too many failed operations, say), after
+// printing what the user must know about failures.
+func execute(ctx context.Context, plan *workload.Plan, stderr io.Writer, keepIntervals bool) (*outcome, error) {
+	out := plan.Output
+	st := newStatus(stderr, &out)
+	st.total = plan.Total()
+	o := &outcome{}
+	if keepIntervals {
 		// The result document carries every interval (for plots and merges).
-		if st.cut > time.Second {
-			st.cut = time.Second
-		}
-		st.hooks = append(st.hooks, func(iv *measure.Snapshot) { intervals = append(intervals, measure.EncodeInterval(iv)) })
+		st.cut = min(st.cut, time.Second)
+		st.hooks = append(st.hooks, func(iv *measure.Snapshot) { o.intervals = append(o.intervals, measure.EncodeInterval(iv)) })
 	}
-	if cfg.promAddr != "" && st.cut > time.Second {
-		st.cut = time.Second // live metrics every second
+	if out.Prometheus != "" {
+		st.cut = min(st.cut, time.Second) // live metrics every second
 	}
-	if spec.HdrFileOutput {
+	if out.HdrFileOutput {
 		logs := measure.NewHDRLogs(func(series string) (io.WriteCloser, error) {
-			return os.Create(measure.HDRLogFileName(spec.HdrOutputPath, series))
+			return os.Create(measure.HDRLogFileName(out.HdrOutputPath, series))
 		})
 		defer func() {
 			if err := logs.Close(); err != nil {
@@ -72,92 +129,109 @@ func bench(ctx context.Context, phase workload.Phase, args []string, stdout, std
 			}
 		})
 	}
-	opts := []workload.Option{workload.WithLog(stderr), workload.WithIntervals(st.cut, st.interval)}
-	r, err := workload.NewRunner(spec, cfg.db, opts...)
+	obs, err := startObservers(plan.Settings.Target, out.Prometheus, stderr)
 	if err != nil {
-		return configErr(err)
-	}
-	spec = r.Spec()
-	st.total = r.Total()
-	fmt.Fprintln(stderr, "Effective configuration:")
-	for _, l := range cfg.effective() {
-		fmt.Fprintln(stderr, l)
-	}
-	seedNote := "given"
-	if _, ok := cfg.set.Get("gobench.seed"); !ok {
-		seedNote = "random; add -p gobench.seed=" + fmt.Sprint(spec.Seed) + " to repeat this run"
-	}
-	fmt.Fprintf(stderr, "  gobench.seed=%d   (%s)\n", spec.Seed, seedNote)
-	if spec.DataIntegrity {
-		fmt.Fprintln(stderr, "Data integrity is enabled.")
-	}
-	fmt.Fprintln(stderr, "Loading workload...")
-	fmt.Fprintln(stderr, "Starting test.")
-
-	obs, err := startObservers(spec.Target, cfg.promAddr, stderr)
-	if err != nil {
-		cfg.db.Close()
-		return configErr(err)
+		plan.Close()
+		return nil, configErr(fmt.Errorf("gobench.prometheus=%s: %w", out.Prometheus, err))
 	}
 	defer obs.Close()
 	st.hooks = append(st.hooks, obs.Interval)
 
 	gc0 := measure.ReadGCStats()
 	st.start(time.Now())
-	stopProgress := startProgress(stderr, r, spec.Status)
-	res, runErr := r.Run(ctx)
+	stopProgress := startProgress(stderr, plan, out.Status)
+	res, runErr := plan.Run(ctx, workload.WithLog(stderr), workload.OnInterval(st.cut, st.interval))
 	stopProgress()
-	if n, ok := cfg.db.(drivers.Noter); ok {
-		for _, note := range n.Notes() {
-			fmt.Fprintln(stderr, note)
+	o.gc = measure.ReadGCStats().Sub(gc0)
+	if res != nil {
+		for _, n := range res.Notes {
+			fmt.Fprintln(stderr, n)
 		}
 	}
-	if cerr := cfg.db.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "Warning: closing %s: %v\n", cfg.dbName, cerr)
+	var openErr *engine.OpenError
+	if res == nil || errors.As(runErr, &openErr) {
+		return nil, redactErr(runErr, plan.Props())
 	}
-	if res == nil {
-		return runErr
+	o.res = res
+	if n := len(res.OpenErrors); n > 0 {
+		fmt.Fprintf(stderr, "Warning: %d of %d workers could not open a connection and did nothing: %s\n",
+			n, res.Threads, props.RedactText(plan.Props(), res.OpenErrors[0].Error()))
 	}
-	for _, e := range res.OpenErrors {
-		fmt.Fprintf(stderr, "Error: %v\n", e)
-	}
-	switch res.Stopped {
-	case "interrupted":
+	if res.Stopped == "interrupted" {
 		fmt.Fprintln(stderr, "Run interrupted: the report covers the operations that ran.")
 	}
-	verdict := obs.Finish(res.Snapshot.Ops, res.RunTime)
-	gc := measure.ReadGCStats().Sub(gc0)
-	lines := measure.Lines(res.Snapshot, measure.LineOptions{
-		RunTime: res.RunTime, Percentiles: spec.Percentiles, Type: measureType(spec),
-		Granularity: spec.TimeseriesGranularity, GC: &gc,
-	})
-	var doc *measure.Document
-	if spec.Exporter == "json" {
-		cfgMap := map[string]string{}
-		for _, k := range cfg.set.Keys() {
-			v, _ := cfg.set.Get(k)
-			cfgMap[k] = v.Value
+	var fe *workload.FailedError
+	if f := res.Failed(); f > 0 && !errors.As(runErr, &fe) {
+		first := ""
+		if res.FirstError != nil {
+			first = "; the first: " + res.FirstError.Error()
 		}
-		cfgMap["gobench.seed"] = fmt.Sprint(spec.Seed)
-		doc, err = measure.NewDocument(res.Snapshot, measure.DocumentOptions{
-			Config: cfgMap, Seed: spec.Seed, RunTime: res.RunTime, Percentiles: spec.Percentiles, Intervals: intervals,
-		})
-		if err != nil {
-			return err
-		}
-		doc.ClientSaturated = verdict.Saturated
-		if verdict.Saturated {
-			doc.Warnings = append(doc.Warnings, verdict.String())
-		}
+		fmt.Fprintf(stderr, "Note: %d of %d operations failed, within gobench.maxerrorratio=%s%s\n",
+			f, res.Attempted(), measure.FormatJavaDouble(plan.MaxErrorRatio), props.RedactText(plan.Props(), first))
 	}
-	if err := writeReport(spec, lines, doc, stdout); err != nil {
-		return err
-	}
-	return runErr
+	o.verdict = obs.Finish(res.Snapshot.Ops, res.RunTime)
+	return o, redactErr(runErr, plan.Props())
 }
 
-func measureType(s workload.Spec) measure.Type {
-	if s.MeasurementType == "timeseries" {
+// redactErr returns err with the values of secret properties blanked out of
+// its message (a driver's error may quote its configuration).
+func redactErr(err error, set *props.Set) error {
+	if err == nil {
+		return nil
+	}
+	if msg := props.RedactText(set, err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
+}
+
+// redactArgs blanks the values of secret properties given with -p.
+func redactArgs(args []string) []string {
+	out := append([]string(nil), args...)
+	for i, a := range out {
+		if k, _, ok := strings.Cut(a, "="); ok && props.IsSecret(k) {
+			out[i] = k + "=" + props.Redacted
+		}
+	}
+	return out
+}
+
+// writeBenchReport writes the final report with the chosen exporter, to
+// stdout or to exportfile.
+func writeBenchReport(plan *workload.Plan, o *outcome, stdout io.Writer) error {
+	out := plan.Output
+	lines := measure.Lines(o.res.Snapshot, measure.LineOptions{
+		RunTime: o.res.RunTime, Percentiles: out.Percentiles, Type: measureType(out),
+		Granularity: out.TimeseriesGranularity, GC: &o.gc,
+	})
+	var doc *measure.Document
+	if out.Exporter == "json" {
+		var err error
+		if doc, err = resultDocument(plan, o); err != nil {
+			return err
+		}
+	}
+	return writeReport(out, lines, doc, stdout)
+}
+
+// resultDocument is gobench's JSON result document of a run.
+func resultDocument(plan *workload.Plan, o *outcome) (*measure.Document, error) {
+	doc, err := measure.NewDocument(o.res.Snapshot, measure.DocumentOptions{
+		Config: plan.Config(), Seed: plan.Settings.Seed, RunTime: o.res.RunTime,
+		Percentiles: plan.Output.Percentiles, Intervals: o.intervals,
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc.ClientSaturated = o.verdict.Saturated
+	if o.verdict.Saturated {
+		doc.Warnings = append(doc.Warnings, o.verdict.String())
+	}
+	return doc, nil
+}
+
+func measureType(o workload.Output) measure.Type {
+	if o.MeasurementType == "timeseries" {
 		return measure.TimeSeries
 	}
 	return measure.HdrHistogram
@@ -166,9 +240,9 @@ func measureType(s workload.Spec) measure.Type {
 // writeReport writes the final report with the chosen exporter, to stdout or
 // to exportfile (written to a temporary file first, so a failed run never
 // leaves half a report behind).
-func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Document, stdout io.Writer) error {
+func writeReport(o workload.Output, lines []measure.Line, doc *measure.Document, stdout io.Writer) error {
 	write := func(w io.Writer) error {
-		switch s.Exporter {
+		switch o.Exporter {
 		case "json":
 			return measure.WriteDocument(w, doc)
 		case "jsonarray":
@@ -176,10 +250,10 @@ func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Document, s
 		}
 		return measure.WriteText(w, lines)
 	}
-	if s.ExportFile == "" {
+	if o.ExportFile == "" {
 		return write(stdout)
 	}
-	tmp := s.ExportFile + ".tmp"
+	tmp := o.ExportFile + ".tmp"
 	fh, err := os.Create(tmp)
 	if err != nil {
 		return fmt.Errorf("exportfile: %w", err)
@@ -187,77 +261,11 @@ func writeReport(s workload.Spec, lines []measure.Line, doc *measure.Document, s
 	if err := write(fh); err != nil {
 		fh.Close()
 		os.Remove(tmp)
-		return fmt.Errorf("exportfile %s: %w", s.ExportFile, err)
+		return fmt.Errorf("exportfile %s: %w", o.ExportFile, err)
 	}
 	if err := fh.Close(); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("exportfile %s: %w", s.ExportFile, err)
+		return fmt.Errorf("exportfile %s: %w", o.ExportFile, err)
 	}
-	return os.Rename(tmp, s.ExportFile)
-}
-
-// status prints YCSB's -s status lines from the runner's intervals.
-type status struct {
-	w       io.Writer
-	spec    *workload.Spec
-	cut     time.Duration // how often the runner cuts intervals
-	every   time.Duration // how often a status line is printed
-	total   int64
-	mu      sync.Mutex
-	t0      time.Time
-	last    time.Time
-	ops     int64
-	prevOps int64
-	pending *measure.Snapshot
-	hooks   []func(*measure.Snapshot) // HDR logs, result intervals
-}
-
-func newStatus(w io.Writer, s *workload.Spec) *status {
-	st := &status{w: w, spec: s, every: s.StatusInterval, cut: s.StatusInterval}
-	if s.MeasurementType == "timeseries" && s.TimeseriesGranularity < st.cut {
-		st.cut = s.TimeseriesGranularity
-	}
-	return st
-}
-
-func (st *status) start(now time.Time) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.t0, st.last = now, now
-	if st.spec.Status {
-		st.print(now, measure.NewSnapshot(measure.Layout{}, now, now))
-	}
-}
-
-// interval receives every interval the runner cuts.
-func (st *status) interval(iv *measure.Snapshot) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for _, h := range st.hooks {
-		h(iv)
-	}
-	st.ops += iv.Ops
-	if st.pending == nil {
-		st.pending = iv.Clone()
-	} else if err := st.pending.Merge(iv); err != nil {
-		st.pending = iv.Clone()
-	}
-	if !st.spec.Status || iv.End.Sub(st.last) < st.every-st.cut/2 && st.ops != st.total {
-		return
-	}
-	st.print(iv.End, st.pending)
-	st.pending = nil
-}
-
-func (st *status) print(now time.Time, iv *measure.Snapshot) {
-	remaining := int64(0)
-	if st.total > 0 {
-		remaining = st.total - st.ops
-	}
-	line := measure.StatusLine{
-		Label: st.spec.Label, Now: now, Elapsed: now.Sub(st.t0), Ops: st.ops, PrevOps: st.prevOps,
-		Interval: now.Sub(st.last), Remaining: remaining, Type: measureType(*st.spec),
-	}
-	measure.WriteStatus(st.w, line, iv)
-	st.prevOps, st.last = st.ops, now
+	return os.Rename(tmp, o.ExportFile)
 }

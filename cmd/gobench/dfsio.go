@@ -11,19 +11,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobench/gobench/drivers"
 	"github.com/gobench/gobench/drivers/localfs"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
 	"github.com/gobench/gobench/workload"
+	"github.com/gobench/gobench/workload/dfsio"
 )
-
-func init() {
-	commands["dfsio"] = command{
-		summary: "Hadoop's TestDFSIO: -write | -read [-random|-backward|-skip] | -append | -truncate | -clean, -nrFiles N -size S",
-		run:     dfsioMain,
-	}
-}
 
 const dfsioUsage = `Usage: gobench dfsio [-D key=value]... [-fs hdfs://host:port | -fs file:///dir]
          -read [-random | -backward | -skip [-skipSize Size]] | -write | -append | -truncate | -clean
@@ -44,12 +37,12 @@ The summary goes to stderr as TestDFSIO's log lines and is appended to the resul
 
 // dfsioArgs is a parsed command line.
 type dfsioArgs struct {
-	test    workload.DFSIOTest
+	test    dfsio.Test
 	hasTest bool
 	clean   bool
 	fs      string
 	resFile string
-	format  workload.DFSIOFormat
+	format  dfsio.Format
 	sync    bool // -sync: fsync local files before close
 	set     props.Set
 	warns   []string
@@ -74,8 +67,8 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 			i++
 			return args[i], nil
 		}
-		readSub := func(t workload.DFSIOTest) error {
-			if !a.hasTest || a.test != workload.DFSIORead || a.clean {
+		readSub := func(t dfsio.Test) error {
+			if !a.hasTest || a.test != dfsio.Read || a.clean {
 				return fmt.Errorf("%s is only allowed right after -read", arg)
 			}
 			a.test = t
@@ -85,21 +78,21 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 		var v string
 		switch {
 		case strings.HasPrefix(l, "-read"):
-			a.test, a.hasTest, a.clean = workload.DFSIORead, true, false
+			a.test, a.hasTest, a.clean = dfsio.Read, true, false
 		case l == "-write":
-			a.test, a.hasTest, a.clean = workload.DFSIOWrite, true, false
+			a.test, a.hasTest, a.clean = dfsio.Write, true, false
 		case l == "-append":
-			a.test, a.hasTest, a.clean = workload.DFSIOAppend, true, false
+			a.test, a.hasTest, a.clean = dfsio.Append, true, false
 		case l == "-truncate":
-			a.test, a.hasTest, a.clean = workload.DFSIOTruncate, true, false
+			a.test, a.hasTest, a.clean = dfsio.Truncate, true, false
 		case l == "-clean":
-			a.hasTest, a.clean = true, true
+			a.test, a.hasTest, a.clean = dfsio.Clean, true, true
 		case l == "-random":
-			err = readSub(workload.DFSIORandomRead)
+			err = readSub(dfsio.RandomRead)
 		case l == "-backward":
-			err = readSub(workload.DFSIOBackwardRead)
+			err = readSub(dfsio.BackwardRead)
 		case l == "-skip":
-			err = readSub(workload.DFSIOSkipRead)
+			err = readSub(dfsio.SkipRead)
 		case strings.HasPrefix(l, "-seq"):
 			err = errors.New(arg + ": TestDFSIO's sequential in-client mode is not offered; gobench always runs the files in-process, one worker per file (bound it with -threads 1 for a sequential run)")
 		case strings.HasPrefix(l, "-compression"):
@@ -112,24 +105,24 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 			}
 		case l == "-nrfiles":
 			if v, err = next(); err == nil {
-				add(workload.KeyDFSIONrFiles, v, arg)
+				add(dfsio.KeyNrFiles, v, arg)
 			}
 		case l == "-filesize" || l == "-size":
 			if v, err = next(); err == nil {
-				add(workload.KeyDFSIOSize, v, arg)
+				add(dfsio.KeySize, v, arg)
 			}
 		case l == "-skipsize":
 			if v, err = next(); err == nil {
 				var n int64
 				if n, err = props.ParseBytes(v, props.MB); err == nil { // TestDFSIO: parseSize, MB by default
-					add(workload.KeyDFSIOSkipSize, strconv.FormatInt(n, 10), arg)
+					add(dfsio.KeySkipSize, strconv.FormatInt(n, 10), arg)
 				} else {
 					err = fmt.Errorf("-skipSize %q: %w", v, err)
 				}
 			}
 		case l == "-buffersize":
 			if v, err = next(); err == nil {
-				add(workload.KeyDFSIOBufferSize, v, arg)
+				add(dfsio.KeyBufferSize, v, arg)
 			}
 		case l == "-resfile":
 			a.resFile, err = next()
@@ -145,7 +138,7 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 			}
 			if err == nil {
 				var ok bool
-				if a.format, ok = workload.ParseDFSIOFormat(v); !ok {
+				if a.format, ok = dfsio.ParseFormat(v); !ok {
 					err = fmt.Errorf("-format %q: allowed: 3 (TestDFSIO 3.x), mid (2.8/3.0-alpha, with Total Throughput), 2 (2.x)", v)
 				}
 			}
@@ -180,7 +173,7 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 	if !a.hasTest {
 		return nil, errors.New("no test given: one of -write, -read, -append, -truncate, -clean")
 	}
-	add(workload.KeyDFSIOTest, a.test.String(), "command line")
+	add(dfsio.KeyTest, a.test.String(), "command line")
 	return a, nil
 }
 
@@ -207,13 +200,6 @@ func (a *dfsioArgs) defineHadoop(k, v string) {
 	}
 }
 
-// dfsioLog prints like TestDFSIO's logger with Hadoop's stock log4j pattern.
-type dfsioLog struct{ w io.Writer }
-
-func (l dfsioLog) info(format string, args ...any) {
-	fmt.Fprintf(l.w, "%s INFO fs.TestDFSIO: %s\n", time.Now().Format("06/01/02 15:04:05"), fmt.Sprintf(format, args...))
-}
-
 func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 		fmt.Fprint(stdout, dfsioUsage)
@@ -224,86 +210,43 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprint(stderr, dfsioUsage)
 		return usageErr(fmt.Errorf("dfsio: %w", err))
 	}
-	log := dfsioLog{stderr}
-	d := props.NewDecoder(&a.set)
-	cfg, verr := workload.DecodeDFSIO(d)
-	threads := d.IntRange("threadcount", 0, 1, 1<<20)
-	db, dbName, dberr := dfsioDB(a.fs, d)
-	if l, ok := db.(*localfs.DB); ok {
-		l.Sync = a.sync
-	} else if a.sync {
-		a.warns = append(a.warns, "-sync applies to -fs file:// only; ignored")
+	fsName, err := a.fileSystem()
+	if err != nil {
+		return usageErr(err)
 	}
-	var unknown []error
-	for _, e := range d.Unknown(nil) {
-		var pe *props.Error
-		if errors.As(e, &pe) && strings.HasPrefix(pe.Key, "hdfs.") && db != nil && !strings.HasPrefix(dbName, "hdfs") {
-			fmt.Fprintf(stderr, "Warning: %s ignored on %s\n", pe.Key, dbName)
-			continue
-		}
-		unknown = append(unknown, e)
-	}
-	if err := errors.Join(append(append(append([]error{}, d.Errs()...), verr, dberr), unknown...)...); err != nil {
+	a.set.Add(props.Value{Key: "workload", Value: dfsio.Kind.Name, Source: "gobench dfsio"})
+	plan, err := workload.Prepare(&a.set)
+	if err != nil {
 		return configErr(err)
 	}
-	for _, w := range a.warns {
+	for _, w := range append(a.warns, plan.Warnings...) {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
-	defer db.Close()
-
-	log.info("TestDFSIO.1.8 (gobench %s, %s)", version, dbName)
-	log.info("nrFiles = %d", cfg.NrFiles)
-	mb := strconv.FormatFloat(float64(float32(cfg.Size)/(1<<20)), 'f', -1, 32)
-	if !strings.Contains(mb, ".") {
-		mb += ".0" // Java's Float.toString
+	job := plan.Job().(*dfsio.Job)
+	cfg := job.Config()
+	dfsio.Log(stderr, "TestDFSIO.1.8 (gobench %s, %s)", version, fsName)
+	for _, l := range job.Preamble() {
+		dfsio.Log(stderr, "%s", l)
 	}
-	log.info("nrBytes (MB) = %s", mb)
-	log.info("bufferSize = %d", cfg.BufferSize)
-	if cfg.Test == workload.DFSIOSkipRead {
-		skip := cfg.SkipSize
-		if skip == 0 {
-			skip = int64(cfg.BufferSize)
-		}
-		log.info("skipSize = %d", skip)
+	if !a.clean {
+		dfsio.Log(stderr, "running %s of %d files with %d workers", cfg.Test, cfg.NrFiles, plan.Threads())
 	}
-	log.info("baseDir = %s", cfg.BaseDir)
-	if a.clean {
-		return dfsioClean(ctx, db, cfg, log)
-	}
-	job, err := workload.NewDFSIO(cfg)
-	if err != nil {
-		return configErr(err)
-	}
-	// TestDFSIO writes its control files before its timer starts.
-	log.info("creating control file: %d bytes, %d files", cfg.Size, cfg.NrFiles)
-	if err := withFS(ctx, db, func(fs drivers.FileSystem) error { return cfg.WriteControl(ctx, fs) }); err != nil {
-		return err
-	}
-	log.info("created control files for: %d files", cfg.NrFiles)
-	spec := workload.DefaultSpec()
-	spec.Threads = cfg.Workers(threads)
-	spec.OperationCount = 0
-	r, err := workload.NewJob(spec, job, db, workload.WithLog(stderr))
-	if err != nil {
-		return configErr(err)
-	}
-	log.info("running %s of %d files with %d workers", cfg.Test, cfg.NrFiles, spec.Threads)
-	stop := dfsioProgress(log, job, cfg.NrFiles, 10*time.Second)
-	res, runErr := r.Run(ctx)
+	stop := dfsioProgress(stderr, job, cfg.NrFiles, 10*time.Second)
+	res, runErr := plan.Run(ctx, workload.WithLog(stderr))
 	stop()
-	if res == nil {
+	if res == nil || a.clean {
 		return runErr
 	}
-	for _, e := range res.OpenErrors {
-		fmt.Fprintf(stderr, "Error: %v\n", e)
+	if n := len(res.OpenErrors); n > 0 {
+		fmt.Fprintf(stderr, "Warning: %d of %d workers could not open a connection and did nothing: %v\n", n, res.Threads, res.OpenErrors[0])
 	}
 	sum := job.Summary(res.RunTime)
 	lines := sum.Lines(time.Now(), a.format)
 	for _, l := range lines {
-		log.info("%s", l)
+		dfsio.Log(stderr, "%s", l)
 	}
 	for _, l := range sum.GobenchLines() {
-		log.info("%s", l)
+		dfsio.Log(stderr, "%s", l)
 	}
 	ferr := appendResults(a.resFile, lines)
 	report := measure.Lines(res.Snapshot, measure.LineOptions{RunTime: res.RunTime, Type: measure.HdrHistogram})
@@ -311,8 +254,9 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var errs []error
-	if runErr != nil {
-		errs = append(errs, runErr)
+	var fe *workload.FailedError
+	if runErr != nil && !errors.As(runErr, &fe) {
+		errs = append(errs, runErr) // failed files are reported below, by name
 	}
 	if err := job.PrepareErr(); err != nil {
 		errs = append(errs, err)
@@ -329,9 +273,47 @@ func dfsioMain(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return errors.Join(append(errs, ferr)...)
 }
 
+// fileSystem turns -fs into the driver's properties: file:///dir is the
+// localfs driver at dir, hdfs://host:port (the default, at hdfs.namenode)
+// the hdfs driver. It returns the name the log line shows.
+func (a *dfsioArgs) fileSystem() (string, error) {
+	u, err := url.Parse(a.fs)
+	if err != nil {
+		return "", fmt.Errorf("-fs %q: %w", a.fs, err)
+	}
+	add := func(k, v string) { a.set.Add(props.Value{Key: k, Value: v, Source: "-fs"}) }
+	switch u.Scheme {
+	case "file":
+		root := u.Path
+		if root == "" {
+			root = "/"
+		}
+		add("db", "localfs")
+		add(localfs.KeyRoot, root)
+		if a.sync {
+			a.set.Add(props.Value{Key: localfs.KeySync, Value: "true", Source: "-sync"})
+		}
+		return "local file system " + root, nil
+	case "", "hdfs":
+		add("db", "hdfs")
+		if u.Host != "" {
+			add("hdfs.namenode", u.Host)
+		}
+		if a.sync {
+			a.warns = append(a.warns, "-sync applies to -fs file:// only; ignored")
+		}
+		nn := "127.0.0.1:9000"
+		if v, ok := a.set.Get("hdfs.namenode"); ok {
+			nn = v.Value
+		}
+		return "hdfs://" + nn, nil
+	}
+	return "", fmt.Errorf("-fs %q: allowed: hdfs://host:port or file:///dir", a.fs)
+}
+
 // dfsioProgress logs the files finished and the MB processed every
 // interval until the returned stop is called.
-func dfsioProgress(log dfsioLog, job *workload.DFSIO, n int, every time.Duration) (stop func()) {
+func dfsioProgress(w io.Writer, job *dfsio.Job, n int, every time.Duration) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -345,71 +327,13 @@ func dfsioProgress(log dfsioLog, job *workload.DFSIO, n int, every time.Duration
 				return
 			case now := <-t.C:
 				files, b := job.Progress()
-				log.info("progress: %d of %d files done, %.1f MB processed in %.0f s, %.1f MB/s now",
+				dfsio.Log(w, "progress: %d of %d files done, %.1f MB processed in %.0f s, %.1f MB/s now",
 					files, n, float64(b)/(1<<20), now.Sub(start).Seconds(), float64(b-lastB)/(1<<20)/now.Sub(last).Seconds())
 				last, lastB = now, b
 			}
 		}
 	}()
 	return func() { close(done); <-finished }
-}
-
-// dfsioDB opens the file system named by -fs: hdfs://host:port (the
-// default, at hdfs.namenode) or file:///dir.
-func dfsioDB(fs string, d *props.Decoder) (drivers.DB, string, error) {
-	u, err := url.Parse(fs)
-	if err != nil {
-		return nil, "", usageErr(fmt.Errorf("-fs %q: %w", fs, err))
-	}
-	switch u.Scheme {
-	case "file":
-		root := u.Path
-		if root == "" {
-			root = "/"
-		}
-		return localfs.New(root), "local file system " + root, nil
-	case "", "hdfs":
-		if u.Host != "" {
-			d.Set().Add(props.Value{Key: "hdfs.namenode", Value: u.Host, Source: "-fs"})
-		}
-		drv, err := drivers.Lookup("hdfs")
-		if err != nil {
-			return nil, "", err
-		}
-		db, err := drv.Configure(d, drivers.Schema{Table: "usertable"})
-		if err != nil {
-			return nil, "", err
-		}
-		nn := "127.0.0.1:9000"
-		if v, ok := d.Set().Get("hdfs.namenode"); ok {
-			nn = v.Value
-		}
-		return db, "hdfs://" + nn, nil
-	}
-	return nil, "", usageErr(fmt.Errorf("-fs %q: allowed: hdfs://host:port or file:///dir", fs))
-}
-
-// dfsioClean is -clean: delete the whole base directory.
-func dfsioClean(ctx context.Context, db drivers.DB, cfg workload.DFSIOConfig, log dfsioLog) error {
-	log.info("Cleaning up test files")
-	if err := withFS(ctx, db, func(fs drivers.FileSystem) error { return fs.RemoveAll(ctx, cfg.BaseDir) }); err != nil {
-		return fmt.Errorf("dfsio -clean: %w", err)
-	}
-	return nil
-}
-
-// withFS runs f on a connection of db, which must offer file streams.
-func withFS(ctx context.Context, db drivers.DB, f func(drivers.FileSystem) error) error {
-	c, err := db.Open(ctx)
-	if err != nil {
-		return fmt.Errorf("dfsio: %w", err)
-	}
-	defer c.Close(ctx)
-	fs, ok := c.(drivers.FileSystem)
-	if !ok {
-		return errors.New("dfsio: the db offers no file streams")
-	}
-	return f(fs)
 }
 
 // appendResults appends the block to the result file, as TestDFSIO does

@@ -17,6 +17,7 @@ import (
 	"github.com/gobench/gobench/drivers/hbase"
 	"github.com/gobench/gobench/props"
 	"github.com/gobench/gobench/workload"
+	"github.com/gobench/gobench/workload/core"
 )
 
 // These tests need the real HBase of testenv (testenv/up.sh hbase): they
@@ -79,9 +80,9 @@ func configureHBase(t *testing.T, table string) drivers.DB {
 	t.Helper()
 	var set props.Set
 	set.Add(props.Value{Key: "hbase.zookeeper.quorum", Value: "127.0.0.1:2181"})
-	spec := workload.DefaultSpec()
-	spec.Table = table
-	db, err := hbase.Driver{}.Configure(props.NewDecoder(&set), spec.Schema())
+	schema := core.DefaultSpec()
+	schema.Table = table
+	db, err := hbase.Driver{}.Configure(props.NewDecoder(&set), schema.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,16 +94,23 @@ func configureHBase(t *testing.T, table string) drivers.DB {
 // length asked for.
 func checkScanLengths(t *testing.T, table string) {
 	t.Helper()
-	spec := workload.DefaultSpec()
-	spec.Table, spec.RecordCount, spec.OperationCount, spec.Threads = table, 100000, 5000, 64
-	spec.ReadProportion, spec.UpdateProportion, spec.ScanProportion, spec.InsertProportion = 0, 0, 0.95, 0.05
-	spec.RequestDistribution, spec.MaxScanLength = "zipfian", 100
 	db := &scanCheckDB{DB: configureHBase(t, table)}
-	res, err := workload.Run(context.Background(), spec, db)
+	defer db.Close()
+	set := &props.Set{}
+	set.Add(props.FromMap(map[string]string{
+		"table": table, "recordcount": "100000", "operationcount": "5000", "threadcount": "64",
+		"readproportion": "0", "updateproportion": "0", "scanproportion": "0.95", "insertproportion": "0.05",
+		"requestdistribution": "zipfian", "maxscanlength": "100",
+	}, "checkScanLengths")...)
+	plan, err := workload.Prepare(set, workload.WithDB("hbase", db))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := res.Count(workload.OpScan, drivers.OK); n < 4000 {
+	res, err := plan.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Count("SCAN", drivers.OK); n < 4000 {
 		t.Errorf("only %d scans OK of 5000 ops", n)
 	}
 	if res.Series("SCAN-FAILED") != nil || res.Series("INSERT-FAILED") != nil {

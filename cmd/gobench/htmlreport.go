@@ -18,10 +18,6 @@ import (
 	rep "github.com/gobench/gobench/report"
 )
 
-func init() {
-	commands["report"] = command{"draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd}
-}
-
 func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -6,15 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
 	"github.com/gobench/gobench/workload"
+	"github.com/gobench/gobench/workload/kafkaperf"
 )
 
 // gobench producer-perf / consumer-perf: Kafka's kafka-producer-perf-test.sh
@@ -34,11 +36,6 @@ import (
 //   - --print-metrics prints a note: kafka-go/franz-go metrics are not Java's;
 //   - Java client properties are mapped to kafka.* keys (javaKeys); others
 //     are ignored with a warning; --transactional-id is not supported.
-
-func init() {
-	commands["producer-perf"] = command{summary: "Kafka's producer perf test (kafka-producer-perf-test.sh options)", run: producerPerf}
-	commands["consumer-perf"] = command{summary: "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", run: consumerPerf}
-}
 
 // kafkaOpt describes one option: takes a value, or several (nargs +).
 type kafkaOpt struct {
@@ -96,29 +93,22 @@ func kafkaUsage(w io.Writer, tool string, spec map[string]kafkaOpt) {
 	}
 }
 
-// javaKeys maps Kafka client properties to gobench's keys.
-var javaKeys = map[string]string{
-	"bootstrap.servers": "kafka.brokers", "acks": "kafka.acks", "compression.type": "kafka.compression",
-	"batch.size": "kafka.batchsize", "linger.ms": "kafka.linger", "buffer.memory": workload.KeyProduceBufferMemory,
-	"max.request.size": "kafka.maxmessagebytes", "request.timeout.ms": "kafka.timeout", "group.id": "kafka.group",
-	"auto.offset.reset": "kafka.offsetreset", "max.partition.fetch.bytes": "kafka.fetchsize", "fetch.max.wait.ms": "kafka.fetchwait",
-}
-
 // kafkaProps layers a Java properties file, then k=v items, then the tool's
-// own options (highest), translating Java client keys. Keys with no
-// equivalent are reported as warnings.
+// own options (highest), translating Java client keys (kafkaperf.JavaKey).
+// Keys with no equivalent are collected and named in one warning, never
+// with their values (they may be secrets).
 type kafkaProps struct {
-	layers props.Layers
-	warns  []string
+	layers  props.Layers
+	ignored []string
 }
 
 func (p *kafkaProps) add(layer props.Layer, v props.Value) {
-	if k, ok := javaKeys[v.Key]; ok {
-		v.Key = k
-	} else if !strings.HasPrefix(v.Key, "kafka.") && !strings.HasPrefix(v.Key, "produce.") && !strings.HasPrefix(v.Key, "consume.") {
-		p.warns = append(p.warns, fmt.Sprintf("%s=%s (%s) has no kafka-go equivalent; ignored", v.Key, v.Value, v.Source))
+	k, ok := kafkaperf.JavaKey(v.Key)
+	if !ok {
+		p.ignored = append(p.ignored, v.Key+" ("+v.Where()+")")
 		return
 	}
+	v.Key = k
 	p.layers.Add(layer, v)
 }
 
@@ -142,7 +132,8 @@ func (p *kafkaProps) items(opt string, kvs []string) error {
 	for _, kv := range kvs {
 		parts := strings.Split(kv, "=")
 		if len(parts) != 2 {
-			return usageErr(fmt.Errorf("%s: invalid property %q (want key=value; values containing '=' go in the config file)", opt, kv))
+			k, _, _ := strings.Cut(kv, "=")
+			return usageErr(fmt.Errorf("%s: invalid property %q (want key=value; values containing '=' go in the config file)", opt, k+"=..."))
 		}
 		p.add(props.LayerOverride, props.Value{Key: parts[0], Value: parts[1], Source: opt})
 	}
@@ -153,25 +144,30 @@ func (p *kafkaProps) set(opt, key, value string) {
 	p.layers.Add(props.LayerFlag, props.Value{Key: key, Value: value, Source: opt})
 }
 
-// open configures the kafka driver from the layered properties and reads
-// the workload's own keys with decode; it reports every problem at once.
-func (p *kafkaProps) open(table string, decode func(d *props.Decoder) error) (drivers.DB, error) {
-	drv, err := drivers.Lookup("kafka")
+// prepare makes the plan of a perf tool run: kind on the kafka driver, n
+// records on --threads workers, percentiles p50 to p99.99 in the report.
+func (p *kafkaProps) prepare(o map[string][]string, kind, topic string, n int64, stderr io.Writer) (*workload.Plan, error) {
+	t, err := positive(o, "--threads", "1")
 	if err != nil {
 		return nil, err
 	}
-	d := props.NewDecoder(p.layers.Set())
-	db, derr := drv.Configure(d, drivers.Schema{Table: table})
-	werr := decode(d)
-	var all []error
-	for _, e := range append(d.Errs(), props.Unknown(d.Set(), nil, d)...) {
-		all = appendNew(all, e, d.Set())
+	for k, v := range map[string]string{
+		"workload": kind, "db": "kafka", "table": topic, "operationcount": fmt.Sprint(n), "threadcount": fmt.Sprint(t),
+		"hdrhistogram.percentiles": "50,90,95,99,99.9,99.99",
+	} {
+		p.set("gobench "+kind, k, v)
 	}
-	all = appendNew(appendNew(all, derr, d.Set()), werr, d.Set())
-	if len(all) > 0 {
-		return nil, configErr(errors.Join(all...))
+	plan, err := workload.Prepare(p.layers.Set())
+	if err != nil {
+		return nil, configErr(err)
 	}
-	return db, nil
+	if len(p.ignored) > 0 {
+		fmt.Fprintf(stderr, "Warning: these properties have no equivalent in gobench's Kafka client and are ignored: %s\n", strings.Join(p.ignored, ", "))
+	}
+	for _, w := range plan.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n", w)
+	}
+	return plan, nil
 }
 
 // one returns the last value of option name, or def.
@@ -180,20 +176,6 @@ func one(o map[string][]string, name, def string) string {
 		return v[len(v)-1]
 	}
 	return def
-}
-
-// kafkaSpec is the spec of a perf tool run: n operations on threads
-// workers against topic, with percentiles p50 to p99.99 in the report.
-func kafkaSpec(o map[string][]string, topic string, n int64) (workload.Spec, error) {
-	s := workload.DefaultSpec()
-	s.Phase, s.Table, s.OperationCount = workload.Transactions, topic, n
-	t, err := strconv.Atoi(one(o, "--threads", "1"))
-	if err != nil || t < 1 {
-		return s, usageErr(fmt.Errorf("--threads %q: want a whole number of at least 1", one(o, "--threads", "")))
-	}
-	s.Threads = t
-	s.Percentiles = []float64{50, 90, 95, 99, 99.9, 99.99}
-	return s, nil
 }
 
 // positive parses option name as an integer > 0 (Kafka 4.x's rule).
@@ -208,17 +190,18 @@ func positive(o map[string][]string, name, def string) (int64, error) {
 
 // hdrReport prints gobench's own report (YCSB's text blocks, percentiles
 // p50 to p99.99 and max) after Kafka's lines.
-func hdrReport(stdout io.Writer, res *workload.Result) error {
-	lines := measure.Lines(res.Snapshot, measure.LineOptions{RunTime: res.RunTime, Percentiles: res.Spec.Percentiles})
+func hdrReport(stdout io.Writer, plan *workload.Plan, res *engine.Result) error {
+	lines := measure.Lines(res.Snapshot, measure.LineOptions{RunTime: res.RunTime, Percentiles: plan.Output.Percentiles})
 	return measure.WriteText(stdout, lines)
 }
 
-// msAt returns the latency at percentile p of s in whole milliseconds.
+// msAt returns the latency at percentile p of s in whole milliseconds,
+// with the rank rule of every gobench report.
 func msAt(s *measure.Series, p float64) int64 {
 	if s == nil || s.Hist == nil {
 		return 0
 	}
-	return s.Hist.ValueAtQuantile(p) / 1000
+	return s.Percentile(p) / 1000
 }
 
 // meanMaxMs returns the mean and max latency of s in milliseconds.
@@ -230,21 +213,19 @@ func meanMaxMs(s *measure.Series) (count int64, avg, maxMs float64) {
 	return n, float64(s.SumMicros) / float64(n) / 1000, float64(s.MaxMicros) / 1000
 }
 
-func runKafkaJob(ctx context.Context, spec workload.Spec, job workload.Job, db drivers.DB, stderr io.Writer, every time.Duration, fn func(*measure.Snapshot)) (*workload.Result, error) {
-	r, err := workload.NewJob(spec, job, db, workload.WithLog(stderr), workload.WithIntervals(every, fn))
-	if err != nil {
-		return nil, configErr(err)
+// runKafka runs a perf tool's plan, feeding every interval (cut every
+// every) to fn; it returns nil when nothing ran.
+func runKafka(ctx context.Context, plan *workload.Plan, stderr io.Writer, every time.Duration, fn func(*measure.Snapshot)) (*engine.Result, error) {
+	res, err := plan.Run(ctx, workload.WithLog(stderr), workload.OnInterval(every, fn))
+	var openErr *engine.OpenError
+	if res == nil || errors.As(err, &openErr) {
+		return nil, redactErr(err, plan.Props())
 	}
-	res, err := r.Run(ctx)
-	if cerr := db.Close(); cerr != nil {
-		fmt.Fprintf(stderr, "Warning: closing kafka: %v\n", cerr)
+	if n := len(res.OpenErrors); n > 0 {
+		fmt.Fprintf(stderr, "Warning: %d of %d workers could not open a connection and did nothing: %s\n",
+			n, res.Threads, props.RedactText(plan.Props(), res.OpenErrors[0].Error()))
 	}
-	if res != nil {
-		for _, e := range res.OpenErrors {
-			fmt.Fprintf(stderr, "Error: %v\n", e)
-		}
-	}
-	return res, err
+	return res, redactErr(err, plan.Props())
 }
 
 var producerOpts = map[string]kafkaOpt{
@@ -304,74 +285,64 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if bs := one(o, "--bootstrap-server", ""); bs != "" {
 		p.set("--bootstrap-server", "kafka.brokers", bs)
 	}
-	p.set("--topic", workload.KeyProduceTopic, topic)
-	p.set("--throughput", workload.KeyProduceThroughput, one(o, "--throughput", ""))
+	p.set("--topic", kafkaperf.KeyProduceTopic, topic)
+	p.set("--throughput", kafkaperf.KeyProduceThroughput, one(o, "--throughput", ""))
 	if len(o["--payload-monotonic"]) > 0 {
-		p.set("--payload-monotonic", workload.KeyProduceMonotonic, "true")
+		p.set("--payload-monotonic", kafkaperf.KeyProduceMonotonic, "true")
 	}
 	if v := one(o, "--record-size", ""); v != "" {
 		if _, err := positive(o, "--record-size", ""); err != nil {
 			return err
 		}
-		p.set("--record-size", workload.KeyProduceRecordSize, v)
-	}
-	var cfg workload.ProduceConfig
-	db, err := p.open(topic, func(d *props.Decoder) (err error) {
-		cfg, err = workload.DecodeProduce(d, topic)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	for _, w := range p.warns {
-		fmt.Fprintf(stderr, "Warning: %s\n", w)
+		p.set("--record-size", kafkaperf.KeyProduceRecordSize, v)
 	}
 	if f := one(o, "--payload-file", ""); f != "" {
-		pl, abs, err := workload.LoadPayloads(f, one(o, "--payload-delimiter", "\n"))
-		if err != nil {
-			return usageErr(err)
-		}
-		cfg.Payloads = pl
-		fmt.Fprintf(stdout, "Reading payloads from: %s\n", abs)
-		fmt.Fprintf(stdout, "Number of messages read: %d\n", len(pl))
+		p.set("--payload-file", kafkaperf.KeyProducePayloadFile, f)
+		p.set("--payload-delimiter", kafkaperf.KeyProducePayloadDelim, one(o, "--payload-delimiter", "\n"))
 	}
-	spec, err := kafkaSpec(o, topic, n)
+	plan, err := p.prepare(o, kafkaperf.ProduceKind.Name, topic, n, stderr)
 	if err != nil {
 		return err
 	}
-	job := workload.NewProduce(spec, cfg)
+	job := plan.Job().(*kafkaperf.Produce)
+	if f := one(o, "--payload-file", ""); f != "" {
+		abs, _ := filepath.Abs(f)
+		fmt.Fprintf(stdout, "Reading payloads from: %s\n", abs)
+		fmt.Fprintf(stdout, "Number of messages read: %d\n", len(job.Config().Payloads))
+	}
 	var prevBytes int64
 	window := func(iv *measure.Snapshot) {
 		_, b := job.Acked()
 		ivBytes := b - prevBytes
 		prevBytes = b
-		count, avg, maxMs := meanMaxMs(iv.Lookup(workload.NameProduce))
+		count, avg, maxMs := meanMaxMs(iv.Lookup(kafkaperf.NameProduce))
 		if el := iv.End.Sub(iv.Start); count > 0 && el >= 4500*time.Millisecond {
-			fmt.Fprintln(stdout, workload.ProducerWindowLine(count, ivBytes, el, avg, maxMs))
+			fmt.Fprintln(stdout, kafkaperf.ProducerWindowLine(count, ivBytes, el, avg, maxMs))
 		}
 	}
-	res, err := runKafkaJob(ctx, spec, job, db, stderr, 5*time.Second, window)
+	res, err := runKafka(ctx, plan, stderr, 5*time.Second, window)
 	if res == nil {
 		return err
 	}
-	s := res.Snapshot.Lookup(workload.NameProduce)
+	s := res.Snapshot.Lookup(kafkaperf.NameProduce)
 	_, avg, maxMs := meanMaxMs(s)
 	recs, bytes := job.Acked()
 	dec := -1
 	if compat == "4.0" {
 		dec = 1
 	}
-	sum := workload.ProducerSummary{Records: recs, Bytes: bytes, Elapsed: res.RunTime, AvgMs: avg, MaxMs: maxMs,
+	sum := kafkaperf.ProducerSummary{Records: recs, Bytes: bytes, Elapsed: res.RunTime, AvgMs: avg, MaxMs: maxMs,
 		P50: msAt(s, 50), P95: msAt(s, 95), P99: msAt(s, 99), P999: msAt(s, 99.9), RateDecimals: dec}
 	fmt.Fprintln(stdout, sum.Line())
 	if len(o["--print-metrics"]) > 0 {
 		fmt.Fprintln(stderr, "Note: --print-metrics: kafka-go has no Java client metrics; gobench's report follows.")
 	}
-	if err := hdrReport(stdout, res); err != nil {
+	if err := hdrReport(stdout, plan, res); err != nil {
 		return err
 	}
-	if failed := res.Snapshot.Lookup(workload.NameProduce + "-FAILED"); failed != nil && failed.Hist != nil && failed.Hist.TotalCount() > 0 {
-		return fmt.Errorf("producer-perf: %d records failed", failed.Hist.TotalCount())
+	var fe *workload.FailedError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("producer-perf: %d of %d records failed; the first: %s", fe.Failed, fe.Attempted, fe.First)
 	}
 	return err
 }

@@ -8,8 +8,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/measure"
-	"github.com/gobench/gobench/props"
-	"github.com/gobench/gobench/workload"
+	"github.com/gobench/gobench/workload/kafkaperf"
 )
 
 var consumerOpts = map[string]kafkaOpt{
@@ -85,27 +84,17 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	} else if _, ok := p.layers.Set().Get("kafka.offsetreset"); !ok {
 		p.set("(consumer-perf default)", "kafka.offsetreset", "earliest")
 	}
-	p.set("--timeout", workload.KeyConsumeTimeout, fmt.Sprint(timeoutMs))
-	var cfg workload.ConsumeConfig
-	db, err := p.open(topic, func(d *props.Decoder) (err error) {
-		cfg, err = workload.DecodeConsume(d, topic)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	for _, w := range p.warns {
-		fmt.Fprintf(stderr, "Warning: %s\n", w)
-	}
-	spec, err := kafkaSpec(o, topic, n)
+	p.set("--timeout", kafkaperf.KeyConsumeTimeout, fmt.Sprint(timeoutMs))
+	plan, err := p.prepare(o, kafkaperf.ConsumeKind.Name, topic, n, stderr)
 	if err != nil {
 		return err
 	}
 	detailed := len(o["--show-detailed-stats"]) > 0
 	if len(o["--hide-header"]) == 0 {
-		fmt.Fprintln(stdout, workload.ConsumerHeader(detailed))
+		fmt.Fprintln(stdout, kafkaperf.ConsumerHeader(detailed))
 	}
-	job := workload.NewConsume(cfg)
+	job := plan.Job().(*kafkaperf.Consume)
+	cfg := job.Config()
 	interval := time.Duration(every) * time.Millisecond
 	var prevRecs, prevBytes int64
 	var prevReb time.Duration
@@ -114,25 +103,25 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		reb := job.RebalanceTime()
 		el := iv.End.Sub(iv.Start)
 		if detailed && el >= interval/2 {
-			fmt.Fprintln(stdout, workload.ConsumerDetailRow(iv.End, bytes, recs, bytes-prevBytes, recs-prevRecs, el, reb-prevReb))
+			fmt.Fprintln(stdout, kafkaperf.ConsumerDetailRow(iv.End, bytes, recs, bytes-prevBytes, recs-prevRecs, el, reb-prevReb))
 		}
 		prevRecs, prevBytes, prevReb = recs, bytes, reb
 	}
-	res, err := runKafkaJob(ctx, spec, job, db, stderr, interval, row)
+	res, err := runKafka(ctx, plan, stderr, interval, row)
 	if res == nil {
 		return err
 	}
 	if job.TimedOut() {
-		fmt.Fprintln(stdout, workload.ConsumerTimeoutWarning(cfg.Timeout))
+		fmt.Fprintln(stdout, kafkaperf.ConsumerTimeoutWarning(cfg.Timeout))
 	}
 	if !detailed {
 		recs, bytes := job.Consumed()
-		fmt.Fprintln(stdout, workload.ConsumerSummaryRow(res.Start, res.Start.Add(res.RunTime), bytes, recs, job.RebalanceTime()))
+		fmt.Fprintln(stdout, kafkaperf.ConsumerSummaryRow(res.Start, res.Start.Add(res.RunTime), bytes, recs, job.RebalanceTime()))
 	}
 	if len(o["--print-metrics"]) > 0 {
 		fmt.Fprintln(stderr, "Note: --print-metrics: kafka-go has no Java client metrics; gobench's report follows.")
 	}
-	if err := hdrReport(stdout, res); err != nil {
+	if err := hdrReport(stdout, plan, res); err != nil {
 		return err
 	}
 	return err

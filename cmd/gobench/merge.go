@@ -19,10 +19,6 @@ import (
 	rep "github.com/gobench/gobench/report"
 )
 
-func init() {
-	commands["merge"] = command{"combine the JSON results of several client processes into one report", mergeCmd}
-}
-
 // minOverlap is the fraction of the union of the clients' time spans their
 // common window must cover; below it merge warns that the clients did not
 // run together and the throughput figure means little.

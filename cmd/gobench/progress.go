@@ -7,15 +7,19 @@ import (
 	"time"
 
 	"golang.org/x/term"
-
-	"github.com/gobench/gobench/workload"
 )
 
 // startProgress shows a one-line live progress on stderr when it is a
 // terminal and -s is off: operations done of total, current rate, time left.
 // The line is rewritten in place and erased before the report, which goes to
 // stdout, so it never mixes into the report. It returns a stop function.
-func startProgress(stderr io.Writer, r *workload.Runner, statusOn bool) func() {
+// progressSource is what the progress line reads: a workload.Plan.
+type progressSource interface {
+	Done() int64
+	Total() int64
+}
+
+func startProgress(stderr io.Writer, r progressSource, statusOn bool) func() {
 	f, ok := stderr.(*os.File)
 	if statusOn || !ok || !term.IsTerminal(int(f.Fd())) {
 		return func() {}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
 	dto "github.com/prometheus/client_model/go"
@@ -73,12 +74,8 @@ func TestPrometheusMatchesFinalReport(t *testing.T) {
 		t.Fatalf("dashboard: %v", err)
 	}
 	t.Chdir(t.TempDir())
-	f := newBenchFlags("run")
-	if err := f.parse([]string{"-db", "basic", "-w", "workloada", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
-		"-p", "basicdb.simulatedelay=200us", "-threads", "2", "-target", "3000"}); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := buildConfig(f, workload.Transactions, io.Discard)
+	plan, _, err := prepareBench([]string{"-db", "basic", "-w", "workloada", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
+		"-p", "basicdb.simulatedelay=200us", "-threads", "2", "-target", "3000"}, engine.Transactions, true, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,17 +84,13 @@ func TestPrometheusMatchesFinalReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Stop()
-	r, err := workload.NewRunner(cfg.spec, cfg.db, workload.WithIntervals(250*time.Millisecond, p.Hook))
-	if err != nil {
-		t.Fatal(err)
-	}
 	type result struct {
 		snap *measure.Snapshot
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := r.Run(context.Background())
+		res, err := plan.Run(context.Background(), workload.OnInterval(250*time.Millisecond, p.Hook))
 		if res == nil {
 			done <- result{nil, err}
 			return
@@ -110,7 +103,6 @@ func TestPrometheusMatchesFinalReport(t *testing.T) {
 	if res.err != nil {
 		t.Fatal(res.err)
 	}
-	cfg.db.Close()
 	end := scrape(t, p.Addr())
 
 	midOps, _ := metric(mid, "gobench_ops_total")

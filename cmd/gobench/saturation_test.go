@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/workload"
 )
 
@@ -84,26 +85,18 @@ func TestHistP99(t *testing.T) {
 // the final verdict and the saturation gauge scraped at the end.
 func runWatched(t *testing.T, target float64, args ...string) (string, satVerdict, float64) {
 	t.Helper()
-	f := newBenchFlags("run")
-	if err := f.parse(append([]string{"-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2"}, args...)); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := buildConfig(f, workload.Transactions, io.Discard)
+	plan, _, err := prepareBench(append([]string{"-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2"}, args...), engine.Transactions, true, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cfg.db.Close()
+	defer plan.Close()
 	var errb bytes.Buffer
 	o, err := startObservers(target, "127.0.0.1:0", &errb)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer o.Close()
-	r, err := workload.NewRunner(cfg.spec, cfg.db, workload.WithIntervals(500*time.Millisecond, o.Interval))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := r.Run(context.Background())
+	res, err := plan.Run(context.Background(), workload.OnInterval(500*time.Millisecond, o.Interval))
 	if err != nil {
 		t.Fatal(err)
 	}

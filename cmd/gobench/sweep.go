@@ -12,19 +12,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/gobench/gobench/engine"
 	rep "github.com/gobench/gobench/report"
 )
-
-func init() {
-	commands["sweep"] = command{"run the same workload at several thread counts; table, knee and report", sweepCmd}
-}
 
 // sweepArgs are sweep's own flags; every other argument goes to run.
 type sweepArgs struct {
 	threads []int
 	out     string // report file (html) or directory (png, svg); "" = none
 	format  string
-	keep    string // directory for the steps' result documents; "" = temporary
+	keep    string // directory for the steps' result documents; "" = none
 	rest    []string
 }
 
@@ -85,7 +82,7 @@ func parseSweepArgs(args []string) (sweepArgs, error) {
 
 const sweepUsage = `Usage: gobench sweep -threads 10,50,100,500,1000 [-o sweep.html | -format png|svg -o DIR] [-keep DIR] RUN-ARGS...
 
-Runs "gobench run RUN-ARGS -threads N" once per thread count (load the data first), prints a
+Runs "gobench run RUN-ARGS -threads N" in process once per thread count (load the data first), prints a
 table (threads, ops/s, p50, p99, p99.9, errors), marks the knee (the first step after which
 throughput grows by less than 5 % while p99 grows) and draws the report.
 
@@ -93,7 +90,7 @@ Flags:
   -threads LIST   thread counts, comma-separated (required)
   -o PATH         the HTML report, or the directory for -format png|svg
   -format F       html (default), png or svg
-  -keep DIR       keep each step's result document in DIR (else a temporary directory)
+  -keep DIR       write each step's result document to DIR (threads-N.json)
 `
 
 func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -107,45 +104,24 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr(err)
 	}
-	dir := a.keep
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "gobench-sweep-"); err != nil {
+	if a.keep != "" {
+		if err := os.MkdirAll(a.keep, 0o755); err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("sweep: %w", err)
 	}
-	doc := rep.Page{Title: "gobench sweep: " + strings.Join(a.rest, " "), Knee: -1}
+	doc := rep.Page{Title: "gobench sweep: " + strings.Join(redactArgs(a.rest), " "), Knee: -1}
 	for _, n := range a.threads {
 		if ctx.Err() != nil {
 			fmt.Fprintln(stderr, "Sweep interrupted: the table covers the steps that ran.")
 			break
 		}
-		file := filepath.Join(dir, fmt.Sprintf("threads-%d.json", n))
-		stepArgs := append(append([]string{"run"}, a.rest...), "-threads", strconv.Itoa(n), "-p", "exporter=json", "-p", "exportfile="+file)
 		fmt.Fprintf(stderr, "Sweep: %d threads...\n", n)
-		var errb bytes.Buffer
-		if code := run(ctx, stepArgs, io.Discard, &errb); code != exitOK {
-			stderr.Write(errb.Bytes())
-			err := fmt.Errorf("sweep: the step with %d threads failed (exit %d)", n, code)
-			if code == exitUsage {
-				return usageErr(err)
-			}
+		step, run, err := sweepStep(ctx, a, n, stderr)
+		if err != nil {
 			return err
 		}
-		c, err := readResultFile(file)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		step := rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.extra.ClientSaturated}
 		doc.Sweep = append(doc.Sweep, step)
-		r, err := rep.RunFromResult(fmt.Sprintf("%d threads", n), c.doc)
-		if err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-		r.Warnings = c.extra.Warnings
-		doc.Runs = append(doc.Runs, r)
+		doc.Runs = append(doc.Runs, run)
 		fmt.Fprintf(stderr, "Sweep: %d threads: %.1f ops/s, p99 %d us\n", n, step.Throughput, step.Summary.P99)
 	}
 	doc.Knee = rep.Knee(doc.Sweep)
@@ -159,6 +135,50 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	return writePage(&doc, a.format, a.out, stderr)
+}
+
+// sweepStep runs the sweep's workload once with n threads, in process, and
+// returns its table row and its run for the report. Its stderr is shown
+// only when it fails.
+func sweepStep(ctx context.Context, a sweepArgs, n int, stderr io.Writer) (rep.SweepStep, rep.Run, error) {
+	var errb bytes.Buffer
+	fail := func(err error) (rep.SweepStep, rep.Run, error) {
+		stderr.Write(errb.Bytes())
+		err = fmt.Errorf("sweep: the step with %d threads failed: %w", n, err)
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return rep.SweepStep{}, rep.Run{}, usageErr(err)
+		}
+		return rep.SweepStep{}, rep.Run{}, err
+	}
+	plan, warns, err := prepareBench(append(append([]string{}, a.rest...), "-threads", strconv.Itoa(n)), engine.Transactions, true, io.Discard)
+	if err != nil {
+		return fail(err)
+	}
+	printSetup(&errb, plan, warns)
+	o, err := execute(ctx, plan, &errb, true)
+	if o == nil || err != nil {
+		if err == nil {
+			err = errors.New("nothing ran")
+		}
+		return fail(err)
+	}
+	res, err := resultDocument(plan, o)
+	if err != nil {
+		return fail(err)
+	}
+	if a.keep != "" {
+		if err := writeJSONFile(filepath.Join(a.keep, fmt.Sprintf("threads-%d.json", n)), res); err != nil {
+			return fail(err)
+		}
+	}
+	step := rep.SweepStep{Threads: n, Throughput: o.res.Throughput(), Summary: rep.Summarize(o.res.Snapshot), ClientSaturated: o.verdict.Saturated}
+	run, err := rep.RunFromResult(fmt.Sprintf("%d threads", n), res)
+	if err != nil {
+		return fail(err)
+	}
+	run.Warnings = res.Warnings
+	return step, run, nil
 }
 
 // writeSweepTable prints one row per step and a line about the knee.

@@ -21,6 +21,7 @@ func Run(t *testing.T, open func(t *testing.T) drivers.DB, opts ...Option) {
 	if h.cfg.noData {
 		t.Run("NoData", h.testNoData)
 		t.Run("Lifecycle", h.testLifecycle)
+		t.Run("Capabilities", h.testCapabilities)
 		return
 	}
 	tests := []struct {
@@ -42,6 +43,7 @@ func Run(t *testing.T, open func(t *testing.T) drivers.DB, opts ...Option) {
 		{"BinaryValue", h.testBinaryValue},
 		{"EmptyValue", h.testEmptyValue},
 		{"Lifecycle", h.testLifecycle},
+		{"Capabilities", h.testCapabilities},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
@@ -244,4 +246,16 @@ func flush(ctx context.Context, c drivers.Conn) error {
 		}
 	}
 	return nil
+}
+
+// testCapabilities checks that the capabilities the DB declares
+// (drivers.Capable) are exactly those its connections implement, since
+// workloads are refused or accepted on the declaration alone, before any
+// connection opens.
+func (h *harness) testCapabilities(t *testing.T) {
+	e := h.setup(t)
+	declared, actual := drivers.CapsOf(e.db), drivers.ConnCaps(e.conn)
+	if declared != actual {
+		t.Errorf("the DB declares %v but its Conn (%T) implements %v", declared.Names(), e.conn, actual.Names())
+	}
 }

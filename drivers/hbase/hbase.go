@@ -72,7 +72,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyDebug, Default: "false", Usage: "accepted for YCSB compatibility; ignored"},
 		{Name: KeyPrincipal, Usage: "Kerberos principal; not supported (SIMPLE authentication only)"},
 		{Name: KeyKeytab, Usage: "Kerberos keytab; not supported (SIMPLE authentication only)"},
-		{Name: KeyQuorum, Default: "127.0.0.1:2181", Usage: "ZooKeeper quorum, host[:port],... (hosts without a port use " + KeyClientPort + "); overrides hbase-site.xml"},
+		{Name: KeyQuorum, Default: "127.0.0.1:2181", Usage: "ZooKeeper quorum, host[:port],... (hosts without a port use " + KeyClientPort + "); overrides hbase-site.xml", Show: true},
 		{Name: KeyClientPort, Default: "2181", Usage: "ZooKeeper port for quorum hosts given without one"},
 		{Name: KeyZNodeParent, Default: "/hbase", Usage: "HBase's parent znode (zookeeper.znode.parent)"},
 		{Name: KeyConfDir, Usage: "directory holding hbase-site.xml, read for the ZooKeeper quorum, client port and parent znode"},

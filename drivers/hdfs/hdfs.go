@@ -38,7 +38,7 @@ type Driver struct{}
 // Keys implements [drivers.Driver].
 func (Driver) Keys() []props.Key {
 	return []props.Key{
-		{Name: KeyNamenode, Default: DefaultNamenode, Usage: "NameNode RPC address host:port (comma-separated for HA pairs)"},
+		{Name: KeyNamenode, Default: DefaultNamenode, Usage: "NameNode RPC address host:port (comma-separated for HA pairs)", Show: true},
 		{Name: KeyUser, Default: "(OS user)", Usage: "HDFS user name"},
 		{Name: KeyReplication, Default: "0", Usage: "replication of files written; 0 = the NameNode's dfs.replication"},
 		{Name: KeyBlockSize, Default: "0", Usage: "block size of files written (e.g. 128MB); 0 = the NameNode's dfs.blocksize"},

@@ -42,7 +42,7 @@ type Driver struct{}
 // Keys lists the kafka driver's properties.
 func (Driver) Keys() []props.Key {
 	return []props.Key{
-		{Name: KeyBrokers, Default: "127.0.0.1:9092", Usage: "bootstrap brokers, comma-separated host:port (bootstrap.servers)"},
+		{Name: KeyBrokers, Default: "127.0.0.1:9092", Usage: "bootstrap brokers, comma-separated host:port (bootstrap.servers)", Show: true},
 		{Name: KeyAcks, Default: "all", Usage: "acknowledgements a produce waits for: all (or -1), 1, 0 (acks)"},
 		{Name: KeyCompression, Default: "none", Usage: "producer compression: none, gzip, snappy, lz4, zstd (compression.type)"},
 		{Name: KeyBatchSize, Default: "16KB", Usage: "bytes a produce batch collects before it is sent (batch.size); a larger record is sent alone"},

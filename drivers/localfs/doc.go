@@ -10,7 +10,8 @@
 // file system. The YCSB operations are not offered: Read, Scan, Update,
 // Insert and Delete return errors.ErrUnsupported (NOT_IMPLEMENTED).
 //
-// It may import the standard library and gobench/drivers.
+// It registers itself as db localfs (keys localfs.root, localfs.sync). It
+// may import the standard library, gobench/drivers and gobench/props.
 //
 //	db := localfs.New("/mnt/disk1")
 //	c, _ := db.Open(ctx)

@@ -11,7 +11,42 @@ import (
 	"path/filepath"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/props"
 )
+
+func init() { drivers.Register("localfs", Driver{}) }
+
+// Property keys.
+const (
+	KeyRoot = "localfs.root" // the directory that name "/" maps to
+	KeySync = "localfs.sync" // fsync each written file before its close returns
+)
+
+// Driver is the localfs driver (db=localfs; `gobench dfsio -fs file:///dir`
+// selects it).
+type Driver struct{}
+
+// Keys implements [drivers.Driver].
+func (Driver) Keys() []props.Key {
+	return []props.Key{
+		{Name: KeyRoot, Default: ".", Usage: "the local directory that the file system's \"/\" maps to", Show: true},
+		{Name: KeySync, Default: "false", Usage: "fsync each written file before its close returns (dd conv=fsync)"},
+	}
+}
+
+// Configure implements [drivers.Driver]: it does no I/O (the root need not
+// exist yet).
+func (Driver) Configure(d *props.Decoder, _ drivers.Schema) (drivers.DB, error) {
+	db := New(d.String(KeyRoot, "."))
+	db.Sync = d.Bool(KeySync, false)
+	return db, nil
+}
+
+// Caps implements [drivers.Capable]: Conns are file systems (dfsio).
+func (Driver) Caps() drivers.Caps { return drivers.CapFiles }
+
+// Caps implements [drivers.Capable].
+func (*DB) Caps() drivers.Caps { return drivers.CapFiles }
 
 // DB is a local directory tree. It is safe for concurrent use; its Conns are
 // not shared.

@@ -110,3 +110,14 @@ func TestYCSBOpsUnsupported(t *testing.T) {
 		t.Fatalf("Insert: %v", err)
 	}
 }
+
+func TestDeclaredCapabilitiesMatchConn(t *testing.T) {
+	db := New(t.TempDir())
+	c, err := db.Open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := drivers.CapsOf(db), drivers.ConnCaps(c); got != want || !got.Has(drivers.CapFiles) {
+		t.Errorf("declared %v, Conn implements %v; want both file streams", got.Names(), want.Names())
+	}
+}

@@ -33,7 +33,7 @@ type Driver struct{}
 // Keys lists pebble's properties.
 func (Driver) Keys() []props.Key {
 	return []props.Key{
-		{Name: KeyDir, Default: "gobench-data", Usage: "directory of the store, relative to the working directory; created if missing and kept between runs"},
+		{Name: KeyDir, Default: "gobench-data", Usage: "directory of the store, relative to the working directory; created if missing and kept between runs", Show: true},
 		{Name: KeySync, Default: "false", Usage: "fsync the write-ahead log on every write"},
 		{Name: KeyWAL, Default: "true", Usage: "write a write-ahead log (false: unflushed writes are lost if the process dies)"},
 		{Name: KeyCache, Default: "64MB", Usage: "block cache size"},

@@ -1,0 +1,133 @@
+package engine
+
+import (
+	"sync/atomic"
+	"time"
+
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/measure"
+)
+
+// Meter is one worker's handle on measurement: a clock, the recorder and the
+// intended start time the runner's schedule gave the current operation. A
+// Task times each driver call with it. It is used by one goroutine and
+// allocates nothing.
+type Meter struct {
+	t        *SeriesMap
+	rec      *measure.Recorder
+	first    *firstError // the run's first failed operation
+	base     time.Time
+	intended time.Duration
+	// on is false during the warm-up: the operation runs but records
+	// nothing. The runner sets it before each operation, so an operation is
+	// either wholly in the report or wholly out of it.
+	on bool
+}
+
+// Now returns the time since the run began (monotonic).
+func (m *Meter) Now() time.Duration { return time.Since(m.base) }
+
+// Measure records one call of operation op that started at start and ended
+// now with err, the way Java's DBWrapper does, and returns its return code.
+func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
+	return m.MeasureSpan(op, start, m.Now(), m.intended, err)
+}
+
+// Intended returns the start time the runner's schedule gave the current
+// operation (its actual start when unthrottled). A task whose operation
+// completes later (an asynchronous send) keeps it for [Meter.MeasureSpan].
+func (m *Meter) Intended() time.Duration { return m.intended }
+
+// MeasureSpan records an operation of op that started at start (scheduled
+// at intended) and ended at end, for tasks that learn the outcome after the
+// operation's step (asynchronous sends acknowledged later). Call it on the
+// worker's goroutine.
+func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err error) drivers.Status {
+	st := drivers.Classify(err)
+	if !m.on {
+		return st
+	}
+	if !st.IsOK() && m.first != nil && m.first.p.Load() == nil {
+		m.first.set(m.t.opName(op), st, err)
+	}
+	s := m.t.failed[op][st]
+	if m.t.intendedUnderPlain {
+		m.rec.Record(s, end-intended)
+	} else {
+		m.rec.Record(s, end-start)
+		if m.t.recordIntended {
+			m.rec.Record(m.t.intended[s], end-intended)
+		}
+	}
+	m.rec.Count(m.t.plain[op], int(st))
+	return st
+}
+
+// Sample records a latency under series s (see [SeriesMap.Extra]) from start to
+// now, without a return code.
+func (m *Meter) Sample(s int, start time.Duration) {
+	if m.on {
+		m.sample(s, start, m.Now())
+	}
+}
+
+// Count counts return code st against series s.
+func (m *Meter) Count(s int, st drivers.Status) {
+	if m.on {
+		m.rec.Count(s, int(st))
+	}
+}
+
+// sample applies measurement.interval: op (actual start), intended (the
+// schedule's start, under the plain name) or both.
+func (m *Meter) sample(s int, start, end time.Duration) {
+	if m.t.intendedUnderPlain {
+		m.rec.Record(s, end-m.intended)
+		return
+	}
+	m.rec.Record(s, end-start)
+	if m.t.recordIntended {
+		m.rec.Record(m.t.intended[s], end-m.intended)
+	}
+}
+
+// Plain returns the series of operation op's successes, against which its
+// return codes are counted.
+func (m *Meter) Plain(op int) int { return m.t.Plain(op) }
+
+// Extra returns the series of the job's extra measurement name (see
+// [Job.Extra]).
+func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
+
+// NewMeter returns a Meter for job's series under set that records into a
+// collector of its own, outside any Runner: for tests and benchmarks of a
+// Job's tasks (the zero-allocation checks, for one).
+func NewMeter(set Settings, job Job) *Meter {
+	sm := NewSeriesMap(job.Ops(), job.Extra(), &set)
+	c := measure.NewCollector(sm.Layout(), measure.Options{})
+	return &Meter{t: sm, rec: c.NewRecorder(), base: time.Now(), on: true, first: &firstError{}}
+}
+
+// OpError is a failed operation: its name, return code and error.
+type OpError struct {
+	Op     string
+	Status drivers.Status
+	Err    error // nil when the operation failed without one (a NOT_FOUND scan, say)
+}
+
+func (e *OpError) Error() string {
+	if e.Err == nil {
+		return e.Op + ": " + e.Status.String()
+	}
+	return e.Op + ": " + e.Status.String() + ": " + e.Err.Error()
+}
+
+func (e *OpError) Unwrap() error { return e.Err }
+
+// firstError keeps the first failed operation of a run; the hot path pays
+// one atomic load per failed operation and nothing per successful one.
+type firstError struct{ p atomic.Pointer[OpError] }
+
+func (f *firstError) set(op string, st drivers.Status, err error) {
+	f.p.CompareAndSwap(nil, &OpError{Op: op, Status: st, Err: err})
+}

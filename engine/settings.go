@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gobench/gobench/props"
+)
+
+// Settings say how the Runner drives a Job, whatever its kind: YCSB
+// Client's threads, op count, target rate and time limit, gobench's warm-up
+// and seed, and how outcomes are named in the measurements.
+type Settings struct {
+	Threads int // threadcount
+	// Ops is the number of operations over all workers (0 = until the job
+	// ends or a limit stops the run). It counts every operation, the
+	// warm-up's included: a load of N records inserts exactly N keys.
+	Ops              int64
+	Target           float64       // target: total ops/s over all threads; 0 = unthrottled
+	MaxExecutionTime time.Duration // maxexecutiontime; 0 = no limit
+	Warmup           time.Duration // gobench.warmup: run, but left out of the report
+	Seed             uint64        // gobench.seed
+	SeedSet          bool          // whether Seed was given (else New draws one)
+	SpinSleep        bool          // spin.sleep: busy-wait between paced operations
+
+	// How outcomes map onto measurement series (see [SeriesMap]).
+	MeasurementInterval   string   // measurement.interval: op, intended, both
+	ReportLatencyPerError bool     // reportlatencyforeacherror
+	LatencyTrackedErrors  []string // latencytrackederrors
+}
+
+// DefaultSettings are Java YCSB Client's defaults.
+func DefaultSettings() Settings {
+	return Settings{Threads: 1, MeasurementInterval: "op"}
+}
+
+// Validate reports every problem at once, naming the property of each.
+func (s *Settings) Validate() error {
+	var errs []error
+	bad := func(key string, val any, why string) {
+		errs = append(errs, &props.Error{Key: key, Value: fmt.Sprint(val), Err: errors.New(why)})
+	}
+	if s.Threads < 1 {
+		bad("threadcount", s.Threads, "must be at least 1")
+	}
+	if s.Ops < 0 {
+		bad("operationcount", s.Ops, "must be >= 0 (0 = no limit)")
+	}
+	if s.Target < 0 {
+		bad("target", s.Target, "must be >= 0 (0 = unthrottled)")
+	}
+	if s.MaxExecutionTime < 0 {
+		bad("maxexecutiontime", s.MaxExecutionTime, "must be >= 0")
+	}
+	if s.Warmup < 0 {
+		bad("gobench.warmup", s.Warmup, "must be >= 0")
+	}
+	switch s.MeasurementInterval {
+	case "op", "intended", "both":
+	default:
+		bad("measurement.interval", s.MeasurementInterval, "allowed: op, intended, both")
+	}
+	return errors.Join(errs...)
+}
+
+// withSeed fills in a random seed when none was given.
+func (s Settings) withSeed() Settings {
+	if !s.SeedSet {
+		s.Seed, s.SeedSet = rand.Uint64(), true
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package kafkaperf
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kafka perf tool output (ProducerPerformance, ConsumerPerformance) in
+// Kafka's exact formats, so that scripts parsing the Java tools parse
+// gobench. MB is 2^20 bytes throughout.
+
+const mib = 1 << 20
+
+// JavaFixed formats v like Java's printf("%.Nf"): half-up rounding on the
+// double's exact decimal value (Go rounds exact ties to even), "NaN" and
+// "Infinity"/"-Infinity".
+func JavaFixed(v float64, prec int) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "Infinity"
+	case math.IsInf(v, -1):
+		return "-Infinity"
+	}
+	// 40 extra digits show the exact binary value's expansion far enough to
+	// see a tie at digit prec+1.
+	s := strconv.FormatFloat(math.Abs(v), 'f', prec+40, 64)
+	dot := strings.IndexByte(s, '.')
+	keep, rest := s[:dot+1+prec], s[dot+1+prec:]
+	digits := []byte(strings.Replace(keep, ".", "", 1))
+	if rest[0] >= '5' {
+		i := len(digits) - 1
+		for ; i >= 0; i-- {
+			if digits[i] < '9' {
+				digits[i]++
+				break
+			}
+			digits[i] = '0'
+		}
+		if i < 0 {
+			digits = append([]byte{'1'}, digits...)
+		}
+	}
+	intLen := len(digits) - prec
+	out := string(digits[:intLen])
+	if prec > 0 {
+		out += "." + string(digits[intLen:])
+	}
+	if v < 0 && strings.Trim(out, "0.") != "" {
+		out = "-" + out
+	}
+	return out
+}
+
+func perSec(n float64, d time.Duration) float64 { return n / d.Seconds() }
+
+// ProducerWindowLine is ProducerPerformance's periodic line for records
+// acknowledged in a window of length elapsed carrying bytes of payload.
+func ProducerWindowLine(records int64, bytes int64, elapsed time.Duration, avgMs, maxMs float64) string {
+	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency.",
+		records, JavaFixed(perSec(float64(records), elapsed), 1), JavaFixed(perSec(float64(bytes), elapsed)/mib, 2),
+		JavaFixed(avgMs, 1), JavaFixed(maxMs, 1))
+}
+
+// ProducerSummary is what ProducerPerformance's final line reports.
+type ProducerSummary struct {
+	Records, Bytes      int64
+	Elapsed             time.Duration
+	AvgMs, MaxMs        float64
+	P50, P95, P99, P999 int64 // whole milliseconds
+	// RateDecimals is -1 for Kafka ≤ 3.9's %f (6 decimals), else the
+	// decimals of records/sec (1 for Kafka 4.x).
+	RateDecimals int
+}
+
+// Line formats the final summary line.
+func (s ProducerSummary) Line() string {
+	dec := s.RateDecimals
+	if dec < 0 {
+		dec = 6
+	}
+	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
+		s.Records, JavaFixed(perSec(float64(s.Records), s.Elapsed), dec), JavaFixed(perSec(float64(s.Bytes), s.Elapsed)/mib, 2),
+		JavaFixed(s.AvgMs, 2), JavaFixed(s.MaxMs, 2), s.P50, s.P95, s.P99, s.P999)
+}
+
+// ConsumerHeader is ConsumerPerformance's header: the summary one, or the
+// detailed one (--show-detailed-stats).
+func ConsumerHeader(detailed bool) string {
+	first := "start.time, end.time"
+	if detailed {
+		first = "time, threadId"
+	}
+	return first + ", data.consumed.in.MB, MB.sec, data.consumed.in.nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, fetch.MB.sec, fetch.nMsg.sec"
+}
+
+// KafkaDate formats t as Kafka's default --date-format,
+// yyyy-MM-dd HH:mm:ss:SSS (a colon before the milliseconds).
+func KafkaDate(t time.Time) string {
+	return t.Format("2006-01-02 15:04:05") + fmt.Sprintf(":%03d", t.Nanosecond()/1e6)
+}
+
+// ConsumerSummaryRow is ConsumerPerformance's summary row: bytes (key +
+// value) and records consumed between start and end, of which rebalance
+// was spent joining the group.
+func ConsumerSummaryRow(start, end time.Time, bytes, records int64, rebalance time.Duration) string {
+	elapsedMs := end.Sub(start).Milliseconds()
+	rebMs := rebalance.Milliseconds()
+	fetchMs := elapsedMs - rebMs
+	mb := float64(bytes) / mib
+	sec := float64(elapsedMs) / 1000
+	return fmt.Sprintf("%s, %s, %s, %s, %d, %s, %d, %d, %s, %s",
+		KafkaDate(start), KafkaDate(end), JavaFixed(mb, 4), JavaFixed(mb/sec, 4), records,
+		JavaFixed(float64(records)/sec, 4), rebMs, fetchMs,
+		JavaFixed(mb/(float64(fetchMs)/1000), 4), JavaFixed(float64(records)/(float64(fetchMs)/1000), 4))
+}
+
+// ConsumerDetailRow is a --show-detailed-stats row at time now: cumulative
+// bytes and records, interval rates over an interval of length iv of which
+// rebalance was spent joining.
+func ConsumerDetailRow(now time.Time, totalBytes, totalRecords, ivBytes, ivRecords int64, iv, rebalance time.Duration) string {
+	ivMs := float64(iv.Milliseconds())
+	rebMs := rebalance.Milliseconds()
+	fetchMs := iv.Milliseconds() - rebMs
+	fetchMB, fetchN := 0.0, 0.0
+	if fetchMs > 0 {
+		fetchMB = float64(ivBytes) / mib / (float64(fetchMs) / 1000)
+		fetchN = float64(ivRecords) / (float64(fetchMs) / 1000)
+	}
+	return fmt.Sprintf("%s, %d, %s, %s, %d, %s, %d, %d, %s, %s",
+		KafkaDate(now), 0, JavaFixed(float64(totalBytes)/mib, 4), JavaFixed(float64(ivBytes)/mib/ivMs*1000, 4),
+		totalRecords, JavaFixed(float64(ivRecords)/ivMs*1000, 4), rebMs, fetchMs, JavaFixed(fetchMB, 4), JavaFixed(fetchN, 4))
+}
+
+// ConsumerTimeoutWarning is ConsumerPerformance's warning when it stopped
+// short after timeout without records.
+func ConsumerTimeoutWarning(timeout time.Duration) string {
+	return fmt.Sprintf("WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.", timeout.Milliseconds())
+}
