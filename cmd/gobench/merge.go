@@ -227,11 +227,11 @@ func mergeIntervals(cs []*clientResult, t0 time.Time) ([]measure.IntervalRecord,
 	if len(runs[0]) == 0 {
 		return nil, nil
 	}
-	width := rep.TypicalWidth(runs[0]).Round(time.Millisecond)
+	width := measure.TypicalWidth(runs[0]).Round(time.Millisecond)
 	if width <= 0 {
 		width = time.Second
 	}
-	bins, err := rep.BinIntervals(runs, t0, width)
+	bins, err := measure.BinIntervals(runs, t0, width)
 	if err != nil {
 		return nil, err
 	}
