@@ -2,17 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
@@ -186,54 +182,6 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	}
 }
 
-func TestMergeWarnsWhenWindowsBarelyOverlap(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	mk := func(name string, start, end time.Duration, ops int64) *clientResult {
-		snap := measure.NewSnapshot(measure.Layout{Series: []string{"READ"}, Codes: []string{"OK"}}, t0.Add(start), t0.Add(end))
-		snap.Ops = ops
-		doc, err := measure.NewDocument(snap, measure.DocumentOptions{RunTime: end - start})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// One interval per second, ops spread evenly.
-		for s := start; s < end; s += time.Second {
-			doc.Intervals = append(doc.Intervals, measure.IntervalRecord{Start: t0.Add(s), End: t0.Add(s + time.Second), Ops: ops / int64((end-start)/time.Second)})
-		}
-		return &clientResult{path: name, name: name, doc: doc, total: snap}
-	}
-	cases := []struct {
-		name     string
-		a, b     [2]time.Duration
-		warn     string
-		wantTput float64
-	}{
-		{"together", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{0, 10 * time.Second}, "", 2000},
-		{"barely", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{8 * time.Second, 18 * time.Second}, "only 11%", 2000},
-		{"apart", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{20 * time.Second, 30 * time.Second}, "do not overlap", 2000},
-	}
-	for _, c := range cases {
-		m, err := mergeResults([]*clientResult{mk("a", c.a[0], c.a[1], 10000), mk("b", c.b[0], c.b[1], 10000)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := strings.Join(m.warnings, "\n")
-		var b strings.Builder
-		if err := json.NewEncoder(&b).Encode(m.withExtras(m.clients[0].doc)); err != nil {
-			t.Fatal(err)
-		}
-		var back resultExtras
-		if err := json.Unmarshal([]byte(b.String()), &back); err != nil || strings.Join(back.Warnings, "\n") != got || !strings.Contains(b.String(), `"format":"gobench-result/1"`) {
-			t.Errorf("%s: the merged document carries warnings %q (%v), want %q and the result fields:\n%.300s", c.name, back.Warnings, err, got, b.String())
-		}
-		if c.warn == "" && got != "" || !strings.Contains(got, c.warn) {
-			t.Errorf("%s: warnings %q, want %q", c.name, got, c.warn)
-		}
-		if d := m.throughput - c.wantTput; d < -1e-6 || d > 1e-6 {
-			t.Errorf("%s: throughput %v, want %v (1000 ops/s each)", c.name, m.throughput, c.wantTput)
-		}
-	}
-}
-
 func TestAddJobIndex(t *testing.T) {
 	env := func(v string) func(string) string {
 		return func(k string) string {
@@ -264,35 +212,6 @@ func TestAddJobIndex(t *testing.T) {
 		v, _, ok := l.Origin("gobench.client")
 		if v.Value != c.want || v.Source != c.source || ok != (c.want != "") {
 			t.Errorf("env %q, given %q, no gobench.clients %v: gobench.client=%q from %q, want %q from %q", c.env, c.given, c.noClients, v.Value, v.Source, c.want, c.source)
-		}
-	}
-}
-
-func TestMergeWarnsAboutConfigurations(t *testing.T) {
-	mk := func(path string, cfg map[string]string) *clientResult {
-		return &clientResult{path: path, doc: &measure.Document{Config: cfg}}
-	}
-	cases := []struct {
-		name string
-		cs   []*clientResult
-		want []string
-	}{
-		{"same but per-client keys", []*clientResult{
-			mk("a", map[string]string{"gobench.clients": "2", "gobench.client": "0", "exportfile": "a", "gobench.seed": "1", "recordcount": "9"}),
-			mk("b", map[string]string{"gobench.clients": "2", "gobench.client": "1", "exportfile": "b", "gobench.seed": "2", "recordcount": "9"}),
-		}, nil},
-		{"different workload", []*clientResult{
-			mk("a", map[string]string{"recordcount": "9", "readproportion": "0.5"}),
-			mk("b", map[string]string{"recordcount": "8"}),
-		}, []string{`the clients ran different configurations: readproportion (a: "0.5", b: ""); recordcount (a: "9", b: "8")`}},
-		{"missing client", []*clientResult{
-			mk("a", map[string]string{"gobench.clients": "4"}),
-			mk("b", map[string]string{"gobench.clients": "4"}),
-		}, []string{"gobench.clients=4 but 2 result files merged"}},
-	}
-	for _, c := range cases {
-		if got := configWarnings(c.cs); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: configWarnings = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
 )
 
@@ -138,7 +139,7 @@ func TestSaturationThroughBench(t *testing.T) {
 	t.Chdir(t.TempDir())
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	run := func(file string, args ...string) (string, resultExtras) {
+	run := func(file string, args ...string) (string, *measure.Document) {
 		t.Helper()
 		base := []string{"run", "-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
 			"-p", "gobench.prometheus=127.0.0.1:0", "-p", "exporter=json", "-p", "exportfile=" + file}
@@ -150,7 +151,7 @@ func TestSaturationThroughBench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return errs, c.extra
+		return errs, c.doc
 	}
 	const warning = "Warning: the client itself may be the bottleneck"
 	errs, ex := run("pinned.json", "-threads", "4")

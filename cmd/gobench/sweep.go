@@ -138,13 +138,13 @@ func sweepCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		step := rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.extra.ClientSaturated}
+		step := rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.doc.ClientSaturated}
 		doc.Sweep = append(doc.Sweep, step)
 		r, err := rep.RunFromResult(fmt.Sprintf("%d threads", n), c.doc)
 		if err != nil {
 			return fmt.Errorf("sweep: %w", err)
 		}
-		r.Warnings = c.extra.Warnings
+		r.Warnings = c.doc.Warnings
 		doc.Runs = append(doc.Runs, r)
 		fmt.Fprintf(stderr, "Sweep: %d threads: %.1f ops/s, p99 %d us\n", n, step.Throughput, step.Summary.P99)
 	}

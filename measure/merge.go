@@ -1,0 +1,316 @@
+package measure
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Configuration keys of a result document that [Merge] reads: the client's
+// number and the number of clients of a multi-process run.
+const (
+	ClientKey  = "gobench.client"
+	ClientsKey = "gobench.clients"
+)
+
+// WarnOverlap is the fraction of the union of the clients' time spans their
+// common window must cover; below it [Merge] warns that the clients did not
+// run together.
+const WarnOverlap = 0.9
+
+// perClientKeys differ between the clients of one run by design, so Merge
+// does not warn when they do.
+var perClientKeys = map[string]bool{ClientKey: true, "exportfile": true, "gobench.seed": true, "gobench.prometheus": true, "label": true, "hdrhistogram.output.path": true}
+
+// Span is a time span; it is empty when End is not after Start.
+type Span struct {
+	Start, End time.Time
+}
+
+// Duration is End - Start, zero or negative when the span is empty.
+func (s Span) Duration() time.Duration { return s.End.Sub(s.Start) }
+
+// Merged is the merge of several result documents, the clients of one
+// multi-process run, made by [Merge].
+type Merged struct {
+	// Docs are the merged documents and Labels their labels (file names),
+	// in the order given.
+	Docs   []*Document
+	Labels []string
+	// Names are the clients' names: gobench.client from each document's
+	// configuration, else its label.
+	Names []string
+	// Totals are the clients' own total snapshots.
+	Totals []*Snapshot
+	// Total is their exact merge (histograms, sums, return codes), spanning
+	// Union.
+	Total *Snapshot
+	// Union runs from the first start to the last end; Common is the window
+	// in which every client ran (empty when they did not overlap).
+	Union, Common Span
+	// Throughput is ops/s over the common window (see [Merge]).
+	Throughput float64
+	// Intervals are the clients' intervals merged into wall-clock bins (see
+	// [BinIntervals]) as wide as the first client's typical interval.
+	Intervals []IntervalRecord
+	// Warnings name what makes the merge doubtful: the clients' own
+	// warnings, a client merged twice, configurations that differ, a
+	// gobench.clients that does not match, clients that did not run
+	// together.
+	Warnings []string
+	// ClientSaturated is set when any client may have limited its own run.
+	ClientSaturated bool
+}
+
+// Merge merges result documents of the clients of one run; labels (file
+// names, say) name them in warnings and errors, nil labels them by index.
+// Totals merge exactly. The throughput counts the operations of each
+// client's intervals inside the common window (an interval straddling an
+// edge counts pro rata) divided by its length; without intervals it is the
+// sum of the clients' own throughputs. The documents are not modified.
+func Merge(docs []*Document, labels []string) (*Merged, error) {
+	if len(docs) == 0 {
+		return nil, errors.New("merge: no result documents")
+	}
+	if labels == nil {
+		labels = make([]string, len(docs))
+		for k := range labels {
+			labels[k] = "document " + strconv.Itoa(k)
+		}
+	}
+	if len(labels) != len(docs) {
+		return nil, fmt.Errorf("merge: %d labels for %d documents", len(labels), len(docs))
+	}
+	m := &Merged{Docs: docs, Labels: labels, Names: make([]string, len(docs)), Totals: make([]*Snapshot, len(docs))}
+	for k, d := range docs {
+		t, err := d.Total()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", labels[k], err)
+		}
+		m.Totals[k] = t
+		m.Names[k] = labels[k]
+		if c, ok := d.Config[ClientKey]; ok {
+			m.Names[k] = c
+		}
+		if k == 0 {
+			m.Total = t.Clone()
+			m.Union = Span{d.Start, d.End}
+			m.Common = m.Union
+		} else if err := m.Total.Merge(t); err != nil {
+			return nil, fmt.Errorf("merge %s: %w", labels[k], err)
+		}
+		if d.Start.Before(m.Union.Start) {
+			m.Union.Start = d.Start
+		}
+		if d.End.After(m.Union.End) {
+			m.Union.End = d.End
+		}
+		if d.Start.After(m.Common.Start) {
+			m.Common.Start = d.Start
+		}
+		if d.End.Before(m.Common.End) {
+			m.Common.End = d.End
+		}
+		for _, w := range d.Warnings {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("client %s: %s", m.Names[k], w))
+		}
+		m.ClientSaturated = m.ClientSaturated || d.ClientSaturated
+	}
+	m.Total.Start, m.Total.End = m.Union.Start, m.Union.End
+	seen := map[string]string{}
+	for k, name := range m.Names {
+		if other, dup := seen[name]; dup && name != labels[k] {
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s and %s both say %s=%s: the same client merged twice?", other, labels[k], ClientKey, name))
+		}
+		seen[name] = labels[k]
+	}
+	m.Warnings = append(m.Warnings, ConfigWarnings(docs, labels)...)
+	common, union := m.Common.Duration(), m.Union.Duration()
+	if len(docs) > 1 {
+		switch ov := overlap(common, union); {
+		case common <= 0:
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients' time spans do not overlap (union %v): they did not run together, so the merged throughput is not the system's", union.Round(time.Millisecond)))
+		case ov < WarnOverlap:
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients ran together for only %.0f%% of the merged span (common window %v of %v): the throughput is over the common window", 100*ov, common.Round(time.Millisecond), union.Round(time.Millisecond)))
+		}
+	}
+	m.Throughput = commonThroughput(docs, m.Common)
+	ivs, err := mergeIntervals(docs, labels, m.Union.Start)
+	if err != nil {
+		return nil, err
+	}
+	m.Intervals = ivs
+	return m, nil
+}
+
+// ConfigWarnings names the settings in which the documents' effective
+// configurations differ (other than those that differ per client by
+// design: gobench.client, exportfile, gobench.seed, ...), and a
+// gobench.clients that does not match the number of documents. labels name
+// the documents.
+func ConfigWarnings(docs []*Document, labels []string) []string {
+	var out []string
+	keys := map[string]bool{}
+	for _, d := range docs {
+		for k := range d.Config {
+			keys[k] = true
+		}
+	}
+	var diff []string
+	for k := range keys {
+		if perClientKeys[k] {
+			continue
+		}
+		v0, ok0 := docs[0].Config[k]
+		for i, d := range docs[1:] {
+			if v, ok := d.Config[k]; v != v0 || ok != ok0 {
+				diff = append(diff, fmt.Sprintf("%s (%s: %q, %s: %q)", k, labels[0], v0, labels[i+1], v))
+				break
+			}
+		}
+	}
+	slices.Sort(diff)
+	if len(diff) > 0 {
+		out = append(out, "the clients ran different configurations: "+strings.Join(diff, "; "))
+	}
+	if n, ok := docs[0].Config[ClientsKey]; ok && n != strconv.Itoa(len(docs)) {
+		out = append(out, fmt.Sprintf("%s=%s but %d result files merged", ClientsKey, n, len(docs)))
+	}
+	return out
+}
+
+// overlap is the fraction of union that common covers (1 for an empty
+// union).
+func overlap(common, union time.Duration) float64 {
+	if union <= 0 {
+		return 1
+	}
+	return max(float64(common), 0) / float64(union)
+}
+
+// commonThroughput is described at [Merge].
+func commonThroughput(docs []*Document, win Span) float64 {
+	d := win.Duration()
+	var ops float64
+	for _, doc := range docs {
+		if len(doc.Intervals) == 0 || d <= 0 {
+			return sumThroughput(docs)
+		}
+		for _, iv := range doc.Intervals {
+			ops += proRata(iv.Ops, Span{iv.Start, iv.End}, win)
+		}
+	}
+	return ops / d.Seconds()
+}
+
+// proRata is the share of ops, done evenly over s, that falls inside win.
+func proRata(ops int64, s, win Span) float64 {
+	d := s.Duration()
+	lo, hi := s.Start, s.End
+	if win.Start.After(lo) {
+		lo = win.Start
+	}
+	if win.End.Before(hi) {
+		hi = win.End
+	}
+	if d <= 0 || !hi.After(lo) {
+		return 0
+	}
+	return float64(ops) * float64(hi.Sub(lo)) / float64(d)
+}
+
+func sumThroughput(docs []*Document) float64 {
+	var t float64
+	for _, d := range docs {
+		t += d.Throughput
+	}
+	return t
+}
+
+// mergeIntervals merges the documents' intervals into wall-clock bins as
+// wide as the first document's typical interval, from t0, decoding one
+// interval at a time.
+func mergeIntervals(docs []*Document, labels []string, t0 time.Time) ([]IntervalRecord, error) {
+	if len(docs[0].Intervals) == 0 {
+		return nil, nil
+	}
+	width := typicalRecordWidth(docs[0].Intervals).Round(time.Millisecond)
+	if width <= 0 {
+		width = time.Second
+	}
+	b, err := newBinner(t0, width)
+	if err != nil {
+		return nil, err
+	}
+	for k, d := range docs {
+		for i := range d.Intervals {
+			s, err := d.Intervals[i].Snapshot(d.Layout)
+			if err != nil {
+				return nil, fmt.Errorf("%s: result: %w", labels[k], err)
+			}
+			if err := b.add(s); err != nil {
+				return nil, fmt.Errorf("bin intervals: run %d: %w", k, err)
+			}
+		}
+	}
+	bins := b.bins()
+	out := make([]IntervalRecord, len(bins))
+	for i, s := range bins {
+		out[i] = EncodeInterval(s)
+	}
+	return out, nil
+}
+
+// Lines returns the YCSB report of the merge: RunTime is the union span,
+// Throughput the merged throughput; extra OVERALL lines give the number of
+// clients and the common window. The first document's percentiles and
+// measurementtype shape the blocks.
+func (m *Merged) Lines() []Line {
+	first := m.Docs[0]
+	typ := HdrHistogram
+	if first.Config["measurementtype"] == "timeseries" {
+		typ = TimeSeries
+	}
+	lines := Lines(m.Total, LineOptions{
+		RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Type: typ,
+		Extra: []Line{
+			{Metric: "OVERALL", Measurement: "Clients", Value: Int(int64(len(m.Docs)))},
+			{Metric: "OVERALL", Measurement: "CommonWindow(ms)", Value: Int(max(m.Common.Duration().Milliseconds(), 0))},
+		},
+	})
+	for i := range lines {
+		if lines[i].Metric == "OVERALL" && lines[i].Measurement == "Throughput(ops/sec)" {
+			lines[i].Value = Float(m.Throughput)
+		}
+	}
+	return lines
+}
+
+// Document returns the merged result document: the first document's
+// configuration without gobench.client and exportfile and with
+// gobench.clients set to the number of documents, the merged total and
+// intervals over the union span, the merged throughput, the merge's
+// warnings, and client_saturated if any client was.
+func (m *Merged) Document() (*Document, error) {
+	first := m.Docs[0]
+	cfg := map[string]string{}
+	for k, v := range first.Config {
+		cfg[k] = v
+	}
+	delete(cfg, ClientKey)
+	delete(cfg, "exportfile")
+	cfg[ClientsKey] = strconv.Itoa(len(m.Docs))
+	doc, err := NewDocument(m.Total, DocumentOptions{
+		Config: cfg, Seed: first.Seed, RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Intervals: m.Intervals,
+	})
+	if err != nil {
+		return nil, err
+	}
+	doc.Throughput = m.Throughput
+	doc.Warnings = m.Warnings
+	doc.ClientSaturated = m.ClientSaturated
+	return doc, nil
+}
