@@ -16,14 +16,30 @@ const (
 	ClientsKey = "gobench.clients"
 )
 
-// WarnOverlap is the fraction of the union of the clients' time spans their
-// common window must cover; below it [Merge] warns that the clients did not
-// run together.
-const WarnOverlap = 0.9
+// MinCommon and WarnOverlap are fractions of the union of the clients' time
+// spans (the merged run's RunTime). The merged throughput is computed over
+// the common window only when that covers at least MinCommon of the union,
+// and over the union otherwise; below WarnOverlap [Merge] warns that the
+// clients did not run together.
+const (
+	MinCommon   = 0.5
+	WarnOverlap = 0.9
+)
 
 // perClientKeys differ between the clients of one run by design, so Merge
 // does not warn when they do.
 var perClientKeys = map[string]bool{ClientKey: true, "exportfile": true, "gobench.seed": true, "gobench.prometheus": true, "label": true, "hdrhistogram.output.path": true}
+
+// ThroughputWindow names the span a merged throughput is computed over.
+type ThroughputWindow string
+
+const (
+	// CommonWindow is the window in which every client ran.
+	CommonWindow ThroughputWindow = "common"
+	// UnionWindow is the span from the first client's start to the last
+	// one's end.
+	UnionWindow ThroughputWindow = "union"
+)
 
 // Span is a time span; it is empty when End is not after Start.
 type Span struct {
@@ -51,8 +67,9 @@ type Merged struct {
 	// Union runs from the first start to the last end; Common is the window
 	// in which every client ran (empty when they did not overlap).
 	Union, Common Span
-	// Throughput is ops/s over the common window (see [Merge]).
+	// Throughput is ops/s over Window (see [Merge]).
 	Throughput float64
+	Window     ThroughputWindow
 	// Intervals are the clients' intervals merged into wall-clock bins (see
 	// [BinIntervals]) as wide as the first client's typical interval.
 	Intervals []IntervalRecord
@@ -67,10 +84,28 @@ type Merged struct {
 
 // Merge merges result documents of the clients of one run; labels (file
 // names, say) name them in warnings and errors, nil labels them by index.
-// Totals merge exactly. The throughput counts the operations of each
-// client's intervals inside the common window (an interval straddling an
-// edge counts pro rata) divided by its length; without intervals it is the
-// sum of the clients' own throughputs. The documents are not modified.
+// The documents are not modified.
+//
+// Totals and intervals merge exactly. The throughput is computed over one
+// of two windows, named in [Merged.Window]:
+//
+//   - the common window, in which every client ran, when it covers at least
+//     [MinCommon] of the union: the operations of each client's intervals
+//     inside it (an interval straddling an edge counts pro rata; a client
+//     without intervals counts as one interval over its run) divided by its
+//     length. This is the system's throughput under the clients' joint
+//     load.
+//   - the union, from the first start to the last end, otherwise (the
+//     clients ran apart, or together for less than half the span): every
+//     operation divided by its length, as a single run over that span
+//     would report.
+//
+// The rule bounds the figure: the common window's is at most 1/MinCommon
+// (twice) the operations over the union, so clients that ran one after the
+// other can never add up to a figure orders of magnitude above what the
+// system did (summing the clients' own throughputs would). The union is
+// chosen rather than a sum over the windows each client ran for the same
+// reason: it counts each second of wall time once.
 func Merge(docs []*Document, labels []string) (*Merged, error) {
 	if len(docs) == 0 {
 		return nil, errors.New("merge: no result documents")
@@ -132,12 +167,18 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 	if len(docs) > 1 {
 		switch ov := overlap(common, union); {
 		case common <= 0:
-			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients' time spans do not overlap (union %v): they did not run together, so the merged throughput is not the system's", union.Round(time.Millisecond)))
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients' time spans do not overlap (union %v): they did not run together; the throughput is over the union (all operations / the merged span), not the system's under their joint load", union.Round(time.Millisecond)))
+		case ov < MinCommon:
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients ran together for only %.0f%% of the merged span (common window %v of %v): the throughput is over the union (all operations / the merged span), not the common window", 100*ov, common.Round(time.Millisecond), union.Round(time.Millisecond)))
 		case ov < WarnOverlap:
 			m.Warnings = append(m.Warnings, fmt.Sprintf("the clients ran together for only %.0f%% of the merged span (common window %v of %v): the throughput is over the common window", 100*ov, common.Round(time.Millisecond), union.Round(time.Millisecond)))
 		}
 	}
-	m.Throughput = commonThroughput(docs, m.Common)
+	if common > 0 && overlap(common, union) >= MinCommon {
+		m.Throughput, m.Window = commonThroughput(docs, m.Common), CommonWindow
+	} else {
+		m.Throughput, m.Window = finiteOrZero(float64(m.Total.Ops)/union.Seconds()), UnionWindow
+	}
 	ivs, err := mergeIntervals(docs, labels, m.Union.Start)
 	if err != nil {
 		return nil, err
@@ -191,19 +232,20 @@ func overlap(common, union time.Duration) float64 {
 	return max(float64(common), 0) / float64(union)
 }
 
-// commonThroughput is described at [Merge].
+// commonThroughput is the throughput over win, a non-empty window (see
+// [Merge]).
 func commonThroughput(docs []*Document, win Span) float64 {
-	d := win.Duration()
 	var ops float64
 	for _, doc := range docs {
-		if len(doc.Intervals) == 0 || d <= 0 {
-			return sumThroughput(docs)
+		if len(doc.Intervals) == 0 {
+			ops += proRata(doc.Ops, Span{doc.Start, doc.End}, win)
+			continue
 		}
 		for _, iv := range doc.Intervals {
 			ops += proRata(iv.Ops, Span{iv.Start, iv.End}, win)
 		}
 	}
-	return ops / d.Seconds()
+	return ops / win.Duration().Seconds()
 }
 
 // proRata is the share of ops, done evenly over s, that falls inside win.
@@ -220,14 +262,6 @@ func proRata(ops int64, s, win Span) float64 {
 		return 0
 	}
 	return float64(ops) * float64(hi.Sub(lo)) / float64(d)
-}
-
-func sumThroughput(docs []*Document) float64 {
-	var t float64
-	for _, d := range docs {
-		t += d.Throughput
-	}
-	return t
 }
 
 // mergeIntervals merges the documents' intervals into wall-clock bins as
@@ -262,55 +296,4 @@ func mergeIntervals(docs []*Document, labels []string, t0 time.Time) ([]Interval
 		out[i] = EncodeInterval(s)
 	}
 	return out, nil
-}
-
-// Lines returns the YCSB report of the merge: RunTime is the union span,
-// Throughput the merged throughput; extra OVERALL lines give the number of
-// clients and the common window. The first document's percentiles and
-// measurementtype shape the blocks.
-func (m *Merged) Lines() []Line {
-	first := m.Docs[0]
-	typ := HdrHistogram
-	if first.Config["measurementtype"] == "timeseries" {
-		typ = TimeSeries
-	}
-	lines := Lines(m.Total, LineOptions{
-		RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Type: typ,
-		Extra: []Line{
-			{Metric: "OVERALL", Measurement: "Clients", Value: Int(int64(len(m.Docs)))},
-			{Metric: "OVERALL", Measurement: "CommonWindow(ms)", Value: Int(max(m.Common.Duration().Milliseconds(), 0))},
-		},
-	})
-	for i := range lines {
-		if lines[i].Metric == "OVERALL" && lines[i].Measurement == "Throughput(ops/sec)" {
-			lines[i].Value = Float(m.Throughput)
-		}
-	}
-	return lines
-}
-
-// Document returns the merged result document: the first document's
-// configuration without gobench.client and exportfile and with
-// gobench.clients set to the number of documents, the merged total and
-// intervals over the union span, the merged throughput, the merge's
-// warnings, and client_saturated if any client was.
-func (m *Merged) Document() (*Document, error) {
-	first := m.Docs[0]
-	cfg := map[string]string{}
-	for k, v := range first.Config {
-		cfg[k] = v
-	}
-	delete(cfg, ClientKey)
-	delete(cfg, "exportfile")
-	cfg[ClientsKey] = strconv.Itoa(len(m.Docs))
-	doc, err := NewDocument(m.Total, DocumentOptions{
-		Config: cfg, Seed: first.Seed, RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Intervals: m.Intervals,
-	})
-	if err != nil {
-		return nil, err
-	}
-	doc.Throughput = m.Throughput
-	doc.Warnings = m.Warnings
-	doc.ClientSaturated = m.ClientSaturated
-	return doc, nil
 }

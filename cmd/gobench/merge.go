@@ -60,7 +60,7 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	files, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return printUsage(stdout, fs, "gobench merge [-o merged.json] RESULT.json...",
-			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran,\nand a table with one row per client.")
+			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran\n(over the union of their spans when that window is under half of it; [OVERALL], Window names which),\nand a table with one row per client.")
 	}
 	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))

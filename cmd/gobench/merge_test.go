@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
@@ -150,6 +152,21 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	if err != nil || tp <= 0 {
 		t.Errorf("merged throughput %v (%v)", tp, err)
 	}
+	// The clients ran together, so the throughput is the common window's.
+	var docs []*measure.Document
+	for _, f := range files {
+		d, err := readDocumentFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	if m, err := measure.Merge(docs, files); err != nil || m.Common.Duration() < m.Union.Duration()/2 {
+		t.Fatalf("the four concurrent clients overlap for %v of %v (%v): the test needs them to run together", m.Common.Duration(), m.Union.Duration(), err)
+	}
+	if !strings.Contains(out, "\n[OVERALL], Throughput(ops/sec), "+value(t, out, "OVERALL", "Throughput(ops/sec)")+"\n[OVERALL], Window, common\n") {
+		t.Errorf("the line after Throughput is not [OVERALL], Window, common:\n%s", out)
+	}
 	// Per-client table: a row per client plus the merged row.
 	for _, row := range []string{"0", "1", "2", "3", "all"} {
 		if !regexp.MustCompile(`(?m)^\s*` + row + `\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+0\s`).MatchString(out) {
@@ -170,8 +187,8 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tot.Ops != totalOps || doc.Config["gobench.clients"] != "4" || len(doc.Intervals) == 0 {
-		t.Errorf("merged.json: ops %d (want %d), gobench.clients %q, %d intervals", tot.Ops, totalOps, doc.Config["gobench.clients"], len(doc.Intervals))
+	if tot.Ops != totalOps || doc.Config["gobench.clients"] != "4" || len(doc.Intervals) == 0 || doc.ThroughputWindow != measure.CommonWindow {
+		t.Errorf("merged.json: ops %d (want %d), gobench.clients %q, %d intervals, throughput window %q (want common)", tot.Ops, totalOps, doc.Config["gobench.clients"], len(doc.Intervals), doc.ThroughputWindow)
 	}
 	var ivOps int64
 	for _, iv := range doc.Intervals {
@@ -179,6 +196,61 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	}
 	if ivOps != totalOps {
 		t.Errorf("merged intervals hold %d ops, want %d", ivOps, totalOps)
+	}
+}
+
+// Clients run one after the other (issue 16: 100 such files printed a
+// throughput of 4.8e8 ops/s, the sum of the clients' own): the merge
+// reports every operation over the union of their spans, says so on the
+// line after Throughput and in the merged document, and warns.
+func TestMergeOfRunsApartUsesTheUnion(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var files []string
+	for i := range 3 {
+		f := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		code, _, errs := gobench(t, context.Background(), "run", "-db", "basic", "-w", "workloadc",
+			"-p", "recordcount=100", "-p", "operationcount=2000", "-threads", "2",
+			"-p", "gobench.clients=3", "-p", "gobench.client="+strconv.Itoa(i),
+			"-p", "exporter=json", "-p", "exportfile="+f)
+		if code != exitOK {
+			t.Fatalf("run client %d: exit %d\n%s", i, code, errs)
+		}
+		files = append(files, f)
+	}
+	code, out, errs := gobench(t, context.Background(), append([]string{"merge", "-o", "merged.json"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("merge: exit %d\n%s", code, errs)
+	}
+	var ops int64
+	var start, end time.Time
+	for k, f := range files {
+		d, err := readDocumentFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ops += d.Ops
+		if k == 0 || d.Start.Before(start) {
+			start = d.Start
+		}
+		if k == 0 || d.End.After(end) {
+			end = d.End
+		}
+	}
+	want := measure.FormatJavaDouble(float64(ops) / end.Sub(start).Seconds())
+	if !strings.Contains(out, "\n[OVERALL], Throughput(ops/sec), "+want+"\n[OVERALL], Window, union\n") {
+		t.Errorf("want the union throughput %d ops / %v = %s on the Throughput line and the union window on the next:\n%s", ops, end.Sub(start), want, out)
+	}
+	if !strings.Contains(errs, "Warning: the clients' time spans do not overlap") {
+		t.Errorf("no warning that the clients did not run together:\n%s", errs)
+	}
+	b, err := os.ReadFile("merged.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := measure.ReadDocument(strings.NewReader(string(b)))
+	if err != nil || doc.ThroughputWindow != measure.UnionWindow || measure.FormatJavaDouble(doc.Throughput) != want || len(doc.Warnings) == 0 {
+		t.Errorf("merged.json: throughput %v over %q, %d warnings (%v); want %s over union and the warning", doc.Throughput, doc.ThroughputWindow, len(doc.Warnings), err, want)
 	}
 }
 
