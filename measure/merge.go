@@ -41,6 +41,16 @@ const (
 	UnionWindow ThroughputWindow = "union"
 )
 
+// ClientTotal decodes the k-th client's own total snapshot (Merge does not
+// keep them: a thousand clients' histograms would take gigabytes).
+func (m *Merged) ClientTotal(k int) (*Snapshot, error) {
+	t, err := m.Docs[k].Total()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Labels[k], err)
+	}
+	return t, nil
+}
+
 // Span is a time span; it is empty when End is not after Start.
 type Span struct {
 	Start, End time.Time
@@ -59,8 +69,6 @@ type Merged struct {
 	// Names are the clients' names: gobench.client from each document's
 	// configuration, else its label.
 	Names []string
-	// Totals are the clients' own total snapshots.
-	Totals []*Snapshot
 	// Total is their exact merge (histograms, sums, return codes), spanning
 	// Union.
 	Total *Snapshot
@@ -84,7 +92,8 @@ type Merged struct {
 
 // Merge merges result documents of the clients of one run; labels (file
 // names, say) name them in warnings and errors, nil labels them by index.
-// The documents are not modified.
+// The documents are not modified. It holds one decoded total and one
+// decoded interval per bin at a time, besides the documents themselves.
 //
 // Totals and intervals merge exactly. The throughput is computed over one
 // of two windows, named in [Merged.Window]:
@@ -119,19 +128,18 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 	if len(labels) != len(docs) {
 		return nil, fmt.Errorf("merge: %d labels for %d documents", len(labels), len(docs))
 	}
-	m := &Merged{Docs: docs, Labels: labels, Names: make([]string, len(docs)), Totals: make([]*Snapshot, len(docs))}
+	m := &Merged{Docs: docs, Labels: labels, Names: make([]string, len(docs))}
 	for k, d := range docs {
 		t, err := d.Total()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", labels[k], err)
 		}
-		m.Totals[k] = t
 		m.Names[k] = labels[k]
 		if c, ok := d.Config[ClientKey]; ok {
 			m.Names[k] = c
 		}
 		if k == 0 {
-			m.Total = t.Clone()
+			m.Total = t
 			m.Union = Span{d.Start, d.End}
 			m.Common = m.Union
 		} else if err := m.Total.Merge(t); err != nil {

@@ -44,7 +44,11 @@ func addJobIndex(l *props.Layers, getenv func(string) string) {
 func writeClientTable(w io.Writer, m *measure.Merged) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "client\tops\tops/s\tp50(us)\tp99(us)\terrors\tfile\t")
-	for k, t := range m.Totals {
+	for k := range m.Docs {
+		t, err := m.ClientTotal(k)
+		if err != nil {
+			return err
+		}
 		s := rep.Summarize(t)
 		fmt.Fprintf(tw, "%s\t%d\t%.1f\t%d\t%d\t%d\t%s\t\n", m.Names[k], s.Ops, m.Docs[k].Throughput, s.P50, s.P99, s.Errors, m.Labels[k])
 	}
