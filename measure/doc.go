@@ -28,6 +28,24 @@
 // and histograms from several processes merge exactly too
 // ([Snapshot.Merge], [Document]).
 //
+// # Merging the clients of one run
+//
+// [Merge] takes the result documents of several client processes and
+// returns their exact merge ([Merged]): the total snapshot, the union of
+// their time spans and the common window in which all ran, the merged
+// intervals (binned by [BinIntervals]), warnings (clients that did not run
+// together, configurations that differ, a client merged twice, the
+// clients' own warnings) and the throughput with the window it is computed
+// over: the common window when it covers at least [MinCommon] of the
+// union, else the union, so clients that ran one after another never add
+// up to an inflated figure. [Merged.Lines] is the YCSB report of the merge
+// (with "[OVERALL], Window, common|union" after the Throughput line) and
+// [Merged.Document] the merged result document.
+//
+//	docs := []*measure.Document{d0, d1} // measure.ReadDocument of each file
+//	m, err := measure.Merge(docs, []string{"c0.json", "c1.json"})
+//	measure.WriteText(os.Stdout, m.Lines())
+//
 //	c := measure.NewCollector(measure.Layout{
 //		Series: []string{"READ", "READ-FAILED"},
 //		Codes:  []string{"OK", "NOT_FOUND"},

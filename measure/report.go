@@ -11,11 +11,14 @@ import (
 )
 
 // Value is a report value: an integer (Java long or int) or a double,
-// rendered the way Java YCSB's exporters render them.
+// rendered the way Java YCSB's exporters render them, or a word of
+// gobench's own lines (such as merge's "[OVERALL], Window, common").
 type Value struct {
 	I       int64
 	F       float64
 	IsFloat bool
+	Text    string
+	IsText  bool
 }
 
 // Int returns an integer Value.
@@ -24,9 +27,17 @@ func Int(v int64) Value { return Value{I: v} }
 // Float returns a double Value.
 func Float(v float64) Value { return Value{F: v, IsFloat: true} }
 
-// String renders an integer plainly and a double with [FormatJavaDouble].
+// Text returns a word Value, printed as is (a JSON string in
+// [WriteJSONArray]).
+func Text(s string) Value { return Value{Text: s, IsText: true} }
+
+// String renders an integer plainly, a double with [FormatJavaDouble] and
+// a word as is.
 func (v Value) String() string {
-	if v.IsFloat {
+	switch {
+	case v.IsText:
+		return v.Text
+	case v.IsFloat:
 		return FormatJavaDouble(v.F)
 	}
 	return strconv.FormatInt(v.I, 10)
@@ -306,7 +317,7 @@ func WriteJSONArray(w io.Writer, lines []Line) error {
 		writeJSONString(bw, l.Measurement)
 		bw.WriteString(",\n  \"value\" : ")
 		v := l.Value
-		if v.IsFloat && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
+		if v.IsText || v.IsFloat && (math.IsNaN(v.F) || math.IsInf(v.F, 0)) {
 			writeJSONString(bw, v.String())
 		} else {
 			bw.WriteString(v.String())

@@ -19,16 +19,20 @@ const DocumentFormat = "gobench-result/1"
 // processes can be merged exactly later (see [Document.Total] and
 // [Snapshot.Merge]).
 type Document struct {
-	Format      string            `json:"format"`
-	Config      map[string]string `json:"config,omitempty"`
-	Seed        uint64            `json:"seed"`
-	Start       time.Time         `json:"start"`
-	End         time.Time         `json:"end"`
-	RunTimeMs   int64             `json:"runtime_ms"`
-	Ops         int64             `json:"ops"`
-	Throughput  float64           `json:"throughput_ops_per_sec"`
-	Percentiles []float64         `json:"percentiles"`
-	Layout      Layout            `json:"layout"`
+	Format     string            `json:"format"`
+	Config     map[string]string `json:"config,omitempty"`
+	Seed       uint64            `json:"seed"`
+	Start      time.Time         `json:"start"`
+	End        time.Time         `json:"end"`
+	RunTimeMs  int64             `json:"runtime_ms"`
+	Ops        int64             `json:"ops"`
+	Throughput float64           `json:"throughput_ops_per_sec"`
+	// ThroughputWindow is set in a merged document ([Merged.Document]): the
+	// span Throughput is computed over. Empty for one run's document, whose
+	// Throughput is over its RunTime.
+	ThroughputWindow ThroughputWindow `json:"throughput_window,omitempty"`
+	Percentiles      []float64        `json:"percentiles"`
+	Layout           Layout           `json:"layout"`
 	// Seen lists the series names in the order they first appeared.
 	Seen []string `json:"seen,omitempty"`
 	// Series has one entry per series with samples or return codes.

@@ -89,7 +89,7 @@ func ThroughputPlot(runs []Run) (*plot.Plot, error) {
 		if together {
 			t0 = common
 		}
-		short := TypicalWidth(r.Intervals).Seconds() / 4
+		short := measure.TypicalWidth(r.Intervals).Seconds() / 4
 		pts := make(plotter.XYs, 0, len(r.Intervals))
 		for _, iv := range r.Intervals {
 			d := iv.End.Sub(iv.Start).Seconds()

@@ -202,26 +202,3 @@ func TestSpectrumTickLabels(t *testing.T) {
 		t.Errorf("spectrum ticks up to 1/(1-q) = 2e6: %s", s)
 	}
 }
-
-func TestBinIntervals(t *testing.T) {
-	a, b := fakeRun(t, 3), fakeRun(t, 3)
-	for _, iv := range b.Intervals { // b 400 ms later: its midpoints stay in a's bins
-		iv.Start, iv.End = iv.Start.Add(400*time.Millisecond), iv.End.Add(400*time.Millisecond)
-	}
-	t0 := a.Intervals[0].Start
-	bins, err := BinIntervals([][]*measure.Snapshot{a.Intervals, b.Intervals}, t0, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(bins) != 3 {
-		t.Fatalf("%d bins, want 3", len(bins))
-	}
-	for k, bn := range bins {
-		if bn.Ops != 4000 || bn.Lookup("READ").Count() != 2000 || !bn.Start.Equal(t0.Add(time.Duration(k)*time.Second)) {
-			t.Errorf("bin %d: %d ops, %d READ, start %v; want 4000, 2000, t0+%ds", k, bn.Ops, bn.Lookup("READ").Count(), bn.Start.Sub(t0), k)
-		}
-	}
-	if _, err := BinIntervals(nil, t0, 0); err == nil {
-		t.Errorf("width 0 accepted")
-	}
-}

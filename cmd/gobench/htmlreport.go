@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -53,7 +52,7 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		r.Warnings = c.extra.Warnings
+		r.Warnings = c.doc.Warnings
 		doc.Runs = append(doc.Runs, r)
 		names = append(names, name)
 		if *sweep {
@@ -61,7 +60,7 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if err != nil {
 				return usageErr(fmt.Errorf("report -sweep: %s has no threadcount in its configuration", p))
 			}
-			doc.Sweep = append(doc.Sweep, rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.extra.ClientSaturated})
+			doc.Sweep = append(doc.Sweep, rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.doc.ClientSaturated})
 		}
 	}
 	if *sweep {
@@ -83,42 +82,38 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	return writePage(&doc, *format, *out, stderr)
 }
 
-// clientResult is one client's result document, decoded.
+// clientResult is one result document, decoded.
 type clientResult struct {
 	path  string
-	name  string // client number from the config, or the file name
 	doc   *measure.Document
 	total *measure.Snapshot
-	extra resultExtras
 }
 
-// resultExtras are fields of a result document that measure.Document may not
-// know (yet): read leniently from the same file.
-type resultExtras struct {
-	Warnings        []string `json:"warnings"`
-	ClientSaturated bool     `json:"client_saturated"`
-}
-
-// readResultFile reads and decodes one result document.
-func readResultFile(path string) (*clientResult, error) {
-	b, err := os.ReadFile(path)
+// readDocumentFile reads one result document; its histograms stay encoded.
+func readDocumentFile(path string) (*measure.Document, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := measure.ReadDocument(bytes.NewReader(b))
+	defer f.Close()
+	doc, err := measure.ReadDocument(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// readResultFile reads one result document and decodes its total.
+func readResultFile(path string) (*clientResult, error) {
+	doc, err := readDocumentFile(path)
+	if err != nil {
+		return nil, err
 	}
 	total, err := doc.Total()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	cr := &clientResult{path: path, name: path, doc: doc, total: total}
-	_ = json.Unmarshal(b, &cr.extra)
-	if c, ok := doc.Config["gobench.client"]; ok {
-		cr.name = c
-	}
-	return cr, nil
+	return &clientResult{path: path, doc: doc, total: total}, nil
 }
 
 // writePage writes doc as an HTML page (format html, out a file) or as

@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -154,6 +152,21 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	if err != nil || tp <= 0 {
 		t.Errorf("merged throughput %v (%v)", tp, err)
 	}
+	// The clients ran together, so the throughput is the common window's.
+	var docs []*measure.Document
+	for _, f := range files {
+		d, err := readDocumentFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, d)
+	}
+	if m, err := measure.Merge(docs, files); err != nil || m.Common.Duration() < m.Union.Duration()/2 {
+		t.Fatalf("the four concurrent clients overlap for %v of %v (%v): the test needs them to run together", m.Common.Duration(), m.Union.Duration(), err)
+	}
+	if !strings.Contains(out, "\n[OVERALL], Throughput(ops/sec), "+value(t, out, "OVERALL", "Throughput(ops/sec)")+"\n[OVERALL], Window, common\n") {
+		t.Errorf("the line after Throughput is not [OVERALL], Window, common:\n%s", out)
+	}
 	// Per-client table: a row per client plus the merged row.
 	for _, row := range []string{"0", "1", "2", "3", "all"} {
 		if !regexp.MustCompile(`(?m)^\s*` + row + `\s+\d+\s+[\d.]+\s+\d+\s+\d+\s+0\s`).MatchString(out) {
@@ -174,8 +187,8 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tot.Ops != totalOps || doc.Config["gobench.clients"] != "4" || len(doc.Intervals) == 0 {
-		t.Errorf("merged.json: ops %d (want %d), gobench.clients %q, %d intervals", tot.Ops, totalOps, doc.Config["gobench.clients"], len(doc.Intervals))
+	if tot.Ops != totalOps || doc.Config["gobench.clients"] != "4" || len(doc.Intervals) == 0 || doc.ThroughputWindow != measure.CommonWindow {
+		t.Errorf("merged.json: ops %d (want %d), gobench.clients %q, %d intervals, throughput window %q (want common)", tot.Ops, totalOps, doc.Config["gobench.clients"], len(doc.Intervals), doc.ThroughputWindow)
 	}
 	var ivOps int64
 	for _, iv := range doc.Intervals {
@@ -186,51 +199,58 @@ func TestFourClientsLoadDisjointAndMergeExactly(t *testing.T) {
 	}
 }
 
-func TestMergeWarnsWhenWindowsBarelyOverlap(t *testing.T) {
-	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	mk := func(name string, start, end time.Duration, ops int64) *clientResult {
-		snap := measure.NewSnapshot(measure.Layout{Series: []string{"READ"}, Codes: []string{"OK"}}, t0.Add(start), t0.Add(end))
-		snap.Ops = ops
-		doc, err := measure.NewDocument(snap, measure.DocumentOptions{RunTime: end - start})
+// Clients run one after the other (issue 16: 100 such files printed a
+// throughput of 4.8e8 ops/s, the sum of the clients' own): the merge
+// reports every operation over the union of their spans, says so on the
+// line after Throughput and in the merged document, and warns.
+func TestMergeOfRunsApartUsesTheUnion(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var files []string
+	for i := range 3 {
+		f := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
+		code, _, errs := gobench(t, context.Background(), "run", "-db", "basic", "-w", "workloadc",
+			"-p", "recordcount=100", "-p", "operationcount=2000", "-threads", "2",
+			"-p", "gobench.clients=3", "-p", "gobench.client="+strconv.Itoa(i),
+			"-p", "exporter=json", "-p", "exportfile="+f)
+		if code != exitOK {
+			t.Fatalf("run client %d: exit %d\n%s", i, code, errs)
+		}
+		files = append(files, f)
+	}
+	code, out, errs := gobench(t, context.Background(), append([]string{"merge", "-o", "merged.json"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("merge: exit %d\n%s", code, errs)
+	}
+	var ops int64
+	var start, end time.Time
+	for k, f := range files {
+		d, err := readDocumentFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// One interval per second, ops spread evenly.
-		for s := start; s < end; s += time.Second {
-			doc.Intervals = append(doc.Intervals, measure.IntervalRecord{Start: t0.Add(s), End: t0.Add(s + time.Second), Ops: ops / int64((end-start)/time.Second)})
+		ops += d.Ops
+		if k == 0 || d.Start.Before(start) {
+			start = d.Start
 		}
-		return &clientResult{path: name, name: name, doc: doc, total: snap}
+		if k == 0 || d.End.After(end) {
+			end = d.End
+		}
 	}
-	cases := []struct {
-		name     string
-		a, b     [2]time.Duration
-		warn     string
-		wantTput float64
-	}{
-		{"together", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{0, 10 * time.Second}, "", 2000},
-		{"barely", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{8 * time.Second, 18 * time.Second}, "only 11%", 2000},
-		{"apart", [2]time.Duration{0, 10 * time.Second}, [2]time.Duration{20 * time.Second, 30 * time.Second}, "do not overlap", 2000},
+	want := measure.FormatJavaDouble(float64(ops) / end.Sub(start).Seconds())
+	if !strings.Contains(out, "\n[OVERALL], Throughput(ops/sec), "+want+"\n[OVERALL], Window, union\n") {
+		t.Errorf("want the union throughput %d ops / %v = %s on the Throughput line and the union window on the next:\n%s", ops, end.Sub(start), want, out)
 	}
-	for _, c := range cases {
-		m, err := mergeResults([]*clientResult{mk("a", c.a[0], c.a[1], 10000), mk("b", c.b[0], c.b[1], 10000)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := strings.Join(m.warnings, "\n")
-		var b strings.Builder
-		if err := json.NewEncoder(&b).Encode(m.withExtras(m.clients[0].doc)); err != nil {
-			t.Fatal(err)
-		}
-		var back resultExtras
-		if err := json.Unmarshal([]byte(b.String()), &back); err != nil || strings.Join(back.Warnings, "\n") != got || !strings.Contains(b.String(), `"format":"gobench-result/1"`) {
-			t.Errorf("%s: the merged document carries warnings %q (%v), want %q and the result fields:\n%.300s", c.name, back.Warnings, err, got, b.String())
-		}
-		if c.warn == "" && got != "" || !strings.Contains(got, c.warn) {
-			t.Errorf("%s: warnings %q, want %q", c.name, got, c.warn)
-		}
-		if d := m.throughput - c.wantTput; d < -1e-6 || d > 1e-6 {
-			t.Errorf("%s: throughput %v, want %v (1000 ops/s each)", c.name, m.throughput, c.wantTput)
-		}
+	if !strings.Contains(errs, "Warning: the clients' time spans do not overlap") {
+		t.Errorf("no warning that the clients did not run together:\n%s", errs)
+	}
+	b, err := os.ReadFile("merged.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := measure.ReadDocument(strings.NewReader(string(b)))
+	if err != nil || doc.ThroughputWindow != measure.UnionWindow || measure.FormatJavaDouble(doc.Throughput) != want || len(doc.Warnings) == 0 {
+		t.Errorf("merged.json: throughput %v over %q, %d warnings (%v); want %s over union and the warning", doc.Throughput, doc.ThroughputWindow, len(doc.Warnings), err, want)
 	}
 }
 
@@ -264,35 +284,6 @@ func TestAddJobIndex(t *testing.T) {
 		v, _, ok := l.Origin("gobench.client")
 		if v.Value != c.want || v.Source != c.source || ok != (c.want != "") {
 			t.Errorf("env %q, given %q, no gobench.clients %v: gobench.client=%q from %q, want %q from %q", c.env, c.given, c.noClients, v.Value, v.Source, c.want, c.source)
-		}
-	}
-}
-
-func TestMergeWarnsAboutConfigurations(t *testing.T) {
-	mk := func(path string, cfg map[string]string) *clientResult {
-		return &clientResult{path: path, doc: &measure.Document{Config: cfg}}
-	}
-	cases := []struct {
-		name string
-		cs   []*clientResult
-		want []string
-	}{
-		{"same but per-client keys", []*clientResult{
-			mk("a", map[string]string{"gobench.clients": "2", "gobench.client": "0", "exportfile": "a", "gobench.seed": "1", "recordcount": "9"}),
-			mk("b", map[string]string{"gobench.clients": "2", "gobench.client": "1", "exportfile": "b", "gobench.seed": "2", "recordcount": "9"}),
-		}, nil},
-		{"different workload", []*clientResult{
-			mk("a", map[string]string{"recordcount": "9", "readproportion": "0.5"}),
-			mk("b", map[string]string{"recordcount": "8"}),
-		}, []string{`the clients ran different configurations: readproportion (a: "0.5", b: ""); recordcount (a: "9", b: "8")`}},
-		{"missing client", []*clientResult{
-			mk("a", map[string]string{"gobench.clients": "4"}),
-			mk("b", map[string]string{"gobench.clients": "4"}),
-		}, []string{"gobench.clients=4 but 2 result files merged"}},
-	}
-	for _, c := range cases {
-		if got := configWarnings(c.cs); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: configWarnings = %q, want %q", c.name, got, c.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/engine"
+	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload"
 )
 
@@ -131,7 +132,7 @@ func TestSaturationThroughBench(t *testing.T) {
 	t.Chdir(t.TempDir())
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	run := func(file string, args ...string) (string, resultExtras) {
+	run := func(file string, args ...string) (string, *measure.Document) {
 		t.Helper()
 		base := []string{"run", "-db", "basic", "-w", "workloadc", "-p", "operationcount=0", "-p", "maxexecutiontime=2",
 			"-p", "gobench.prometheus=127.0.0.1:0", "-p", "exporter=json", "-p", "exportfile=" + file}
@@ -143,7 +144,7 @@ func TestSaturationThroughBench(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return errs, c.extra
+		return errs, c.doc
 	}
 	const warning = "Warning: the client itself may be the bottleneck"
 	errs, ex := run("pinned.json", "-threads", "4")
