@@ -15,7 +15,6 @@ import (
 	rep "github.com/gobench/gobench/report"
 )
 
-
 // jobIndexEnv is set by Kubernetes in the pods of an Indexed Job.
 const jobIndexEnv = "JOB_COMPLETION_INDEX"
 
