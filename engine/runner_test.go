@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/driverstest"
 )
 
 // countJob is a Job whose one operation, OP, succeeds except every fail-th
@@ -48,28 +49,10 @@ func (t *countTask) Step(ctx context.Context) bool {
 	return true
 }
 
-type nopDB struct{}
-
-func (nopDB) Open(context.Context) (drivers.Conn, error) { return nopConn{}, nil }
-func (nopDB) Close() error                               { return nil }
-
-type nopConn struct{}
-
-func (nopConn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return nil
-}
-func (nopConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return nil
-}
-func (nopConn) Update(context.Context, string, []byte, *drivers.Record) error { return nil }
-func (nopConn) Insert(context.Context, string, []byte, *drivers.Record) error { return nil }
-func (nopConn) Delete(context.Context, string, []byte) error                  { return nil }
-func (nopConn) Close(context.Context) error                                   { return nil }
-
 func TestOpDivision(t *testing.T) {
 	set := DefaultSettings()
 	set.Ops, set.Threads = 10, 4
-	r, err := New(set, &countJob{}, nopDB{})
+	r, err := New(set, &countJob{}, driverstest.NopDB{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +68,7 @@ func TestRunCountsFailuresAndSetsUpOnce(t *testing.T) {
 	set := DefaultSettings()
 	set.Ops, set.Threads = 1000, 3
 	j := &countJob{fail: 10}
-	r, err := New(set, j, nopDB{})
+	r, err := New(set, j, driverstest.NopDB{})
 	if err != nil {
 		t.Fatal(err)
 	}

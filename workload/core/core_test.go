@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/driverstest"
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/generator"
 )
@@ -300,7 +301,7 @@ func testWorker(t testing.TB, s testSpec) *worker {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newWorker(c, nopConn{}, generator.NewRand(1, 0), engine.NewMeter(s.Settings, c))
+	return newWorker(c, driverstest.NopConn{}, generator.NewRand(1, 0), engine.NewMeter(s.Settings, c))
 }
 
 // Four clients loading together write disjoint slices whose union is

@@ -109,22 +109,3 @@ func (c *countingConn) Delete(_ context.Context, _ string, key []byte) error {
 	return nil
 }
 func (c *countingConn) Close(context.Context) error { return nil }
-
-// nopDB does nothing and allocates nothing (for allocation tests).
-type nopDB struct{}
-
-func (nopDB) Open(context.Context) (drivers.Conn, error) { return nopConn{}, nil }
-func (nopDB) Close() error                               { return nil }
-
-type nopConn struct{}
-
-func (nopConn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return nil
-}
-func (nopConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return nil
-}
-func (nopConn) Update(context.Context, string, []byte, *drivers.Record) error { return nil }
-func (nopConn) Insert(context.Context, string, []byte, *drivers.Record) error { return nil }
-func (nopConn) Delete(context.Context, string, []byte) error                  { return nil }
-func (nopConn) Close(context.Context) error                                   { return nil }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/driverstest"
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/props"
 )
@@ -32,8 +33,8 @@ func (f *memFS) Open(context.Context) (drivers.Conn, error) { return &memConn{fs
 func (f *memFS) Close() error                               { return nil }
 
 type memConn struct {
-	crudConn // YCSB ops unused
-	fs       *memFS
+	driverstest.UnsupportedConn // YCSB ops unused
+	fs                          *memFS
 }
 
 type memWriter struct {
@@ -255,7 +256,7 @@ func TestDFSIOFailuresAreCounted(t *testing.T) {
 
 func TestDFSIONeedsFileSystem(t *testing.T) {
 	j, _ := NewJob(DefaultConfig())
-	if _, err := j.NewTask(0, crudConn{}, rand.New(rand.NewPCG(1, 2)), engine.NewMeter(engine.DefaultSettings(), j)); err == nil {
+	if _, err := j.NewTask(0, driverstest.UnsupportedConn{}, rand.New(rand.NewPCG(1, 2)), engine.NewMeter(engine.DefaultSettings(), j)); err == nil {
 		t.Fatal("a Conn without file streams must be refused")
 	}
 }
@@ -330,7 +331,7 @@ func BenchmarkDFSIOWriteStep(b *testing.B) {
 
 // discardConn is a FileSystem whose files are endless and whose writes
 // vanish.
-type discardConn struct{ crudConn }
+type discardConn struct{ driverstest.UnsupportedConn }
 
 type endless struct{}
 
@@ -349,24 +350,6 @@ func (*discardConn) Open(context.Context, string) (drivers.FileReader, error) { 
 func (*discardConn) Size(context.Context, string) (int64, error)              { return 1 << 40, nil }
 func (*discardConn) Truncate(context.Context, string, int64) (bool, error)    { return true, nil }
 func (*discardConn) RemoveAll(context.Context, string) error                  { return nil }
-
-// crudConn answers the YCSB operations with errors.ErrUnsupported.
-type crudConn struct{}
-
-func (crudConn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Update(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Insert(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
-func (crudConn) Close(context.Context) error                  { return nil }
 
 func TestDFSIOProgress(t *testing.T) {
 	fs := newMemFS()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/driverstest"
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/generator"
 )
@@ -159,7 +160,7 @@ func (d *streamDB) Open(context.Context) (drivers.Conn, error) { return &streamC
 func (d *streamDB) Close() error                               { return nil }
 
 type streamConn struct {
-	crudConn
+	driverstest.UnsupportedConn
 	d  *streamDB
 	wg sync.WaitGroup
 }
@@ -270,7 +271,7 @@ func TestConsumeStopsAtTimeout(t *testing.T) {
 
 func TestStreamJobsRefuseOtherDrivers(t *testing.T) {
 	for _, job := range []engine.Job{NewProduce(1, 10, DefaultProduceConfig()), NewConsume(ConsumeConfig{Timeout: time.Second})} {
-		r, _ := engine.New(settings(10, 1), job, crudDB{})
+		r, _ := engine.New(settings(10, 1), job, driverstest.NopDB{})
 		if _, err := r.Run(t.Context()); err == nil {
 			t.Errorf("%T ran on a driver without streams", job)
 		}
@@ -280,7 +281,7 @@ func TestStreamJobsRefuseOtherDrivers(t *testing.T) {
 // syncStream acknowledges and hands out records at once, allocating
 // nothing, so that allocation tests see only the tasks' own.
 type syncStream struct {
-	crudConn
+	driverstest.UnsupportedConn
 	val  []byte
 	seen []string // payloads produced, when keep is set
 	keep bool
@@ -377,26 +378,3 @@ func TestProducePayloads(t *testing.T) {
 		}
 	}
 }
-
-// crudDB's connections offer the YCSB operations only.
-type crudDB struct{}
-
-func (crudDB) Open(context.Context) (drivers.Conn, error) { return crudConn{}, nil }
-func (crudDB) Close() error                               { return nil }
-
-type crudConn struct{}
-
-func (crudConn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Update(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Insert(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (crudConn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
-func (crudConn) Close(context.Context) error                  { return nil }
