@@ -79,6 +79,20 @@ func TestAllocs(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Acknowledge + growing SkewedLatest/Zipfian.NextN allocate %.1f times per call, want 0", n)
 	}
+	// The same far above ZetaExactMax, where growth evaluates the
+	// Euler–Maclaurin tail instead of adding terms.
+	bigAck := NewAcknowledgedCounter(1_000_000_000)
+	bigLatest := NewSkewedLatest(bigAck)
+	bigZ, _ := NewZipfian(0, 99)
+	bigM := int64(1_000_000_000)
+	if n := testing.AllocsPerRun(200, func() {
+		_ = bigAck.Acknowledge(bigAck.Next(r))
+		bigLatest.Next(r)
+		bigM++
+		bigZ.NextN(r, bigM)
+	}); n != 0 {
+		t.Errorf("growing SkewedLatest/Zipfian.NextN past 10^9 allocate %.1f times per call, want 0", n)
+	}
 	buf := make([]byte, 0, 64)
 	for _, hashed := range []bool{true, false} {
 		if n := testing.AllocsPerRun(200, func() { buf = AppendKey(buf[:0], 123456789, hashed, 20) }); n != 0 {

@@ -12,21 +12,6 @@ import (
 // ZipfianConstant is YCSB's default skew θ.
 const ZipfianConstant = 0.99
 
-// Zeta returns ζ(n, θ) = Σ_{i=1..n} i^-θ, summed in Java's order with
-// math.Pow as Java uses Math.pow (O(n): about 0.1 µs per item, so a second
-// per 10^7 items).
-func Zeta(n int64, theta float64) float64 {
-	return zetaFrom(0, n, theta, 0)
-}
-
-// zetaFrom extends sum, which is ζ(st, θ), to ζ(n, θ) (Java zetastatic).
-func zetaFrom(st, n int64, theta, sum float64) float64 {
-	for i := st; i < n; i++ {
-		sum += 1 / math.Pow(float64(i+1), theta)
-	}
-	return sum
-}
-
 // Zipfian draws from [min, max] with a Zipfian skew: min is the most popular
 // item, min+1 the next, and so on (Java ZipfianGenerator; the algorithm is
 // Gray et al., "Quickly Generating Billion-Record Synthetic Databases",
@@ -35,7 +20,8 @@ func zetaFrom(st, n int64, theta, sum float64) float64 {
 // Safe for concurrent use. The constants are immutable; ζ and η, which grow
 // when NextN is called with a larger item count, are read lock-free through a
 // sequence counter and written under a mutex, so Next never allocates or
-// blocks unless the item count grows.
+// blocks unless the item count grows. Set-up and growth are O(1) in the item
+// count (see [Zeta]).
 type Zipfian struct {
 	items, base int64
 	theta       float64
@@ -43,6 +29,7 @@ type Zipfian struct {
 	alpha       float64 // 1/(1-θ)
 	second      float64 // 1 + 0.5^θ: below it u·ζ picks base+1
 	twoTerm     float64 // 1 - (2/items)^(1-θ), the η numerator
+	tail        zetaTail
 
 	grow sync.Mutex    // serialises growth of ζ
 	seq  atomic.Uint64 // odd while count/zetan/eta are being replaced
@@ -55,34 +42,37 @@ type Zipfian struct {
 }
 
 // NewZipfian returns a Zipfian over [min, max] with θ = [ZipfianConstant],
-// computing ζ(max-min+1) at construction (O(n), as Java; see [Zeta]).
+// computing ζ(max-min+1) at construction with [Zeta] (O(1); Java's is O(n)).
 func NewZipfian(min, max int64) (*Zipfian, error) {
 	return NewZipfianTheta(min, max, ZipfianConstant)
 }
 
 // NewZipfianTheta returns a Zipfian over [min, max] with skew theta, which
-// must lie in (0, 1). It computes ζ at construction (O(n)).
+// must be positive and not 1 (see [checkTheta]). It computes ζ at
+// construction with [Zeta] (O(1)).
 func NewZipfianTheta(min, max int64, theta float64) (*Zipfian, error) {
 	n, ok := span(min, max)
 	if !ok {
 		return nil, fmt.Errorf("zipfian generator: bounds [%d, %d] must satisfy min <= max and span at most 2^63-1 values", min, max)
 	}
-	if !(theta > 0 && theta < 1) {
-		return nil, fmt.Errorf("zipfian generator: theta %v out of range (0, 1)", theta)
+	if err := checkTheta("zipfian", theta); err != nil {
+		return nil, err
 	}
 	return newZipfian(min, n, theta, Zeta(n, theta)), nil
 }
 
-// NewZipfianZeta returns a Zipfian over [min, max] with skew theta in (0, 1)
-// and a precomputed zetan = ζ(max-min+1, theta), skipping the O(n) sum (Java's
-// four-argument constructor). zetan must be positive and finite.
+// NewZipfianZeta returns a Zipfian over [min, max] with skew theta (positive,
+// not 1) and a precomputed zetan = ζ(max-min+1, theta) (Java's four-argument
+// constructor). zetan must be positive and finite. If NextN grows the item
+// count past [ZetaExactMax], ζ is recomputed for the new count and zetan is
+// no longer used; below, terms are added to it as Java does.
 func NewZipfianZeta(min, max int64, theta, zetan float64) (*Zipfian, error) {
 	n, ok := span(min, max)
 	if !ok {
 		return nil, fmt.Errorf("zipfian generator: bounds [%d, %d] must satisfy min <= max and span at most 2^63-1 values", min, max)
 	}
-	if !(theta > 0 && theta < 1) {
-		return nil, fmt.Errorf("zipfian generator: theta %v out of range (0, 1)", theta)
+	if err := checkTheta("zipfian", theta); err != nil {
+		return nil, err
 	}
 	if !(zetan > 0 && !math.IsInf(zetan, 1)) {
 		return nil, fmt.Errorf("zipfian generator: zetan %v must be positive and finite", zetan)
@@ -102,6 +92,7 @@ func newZipfian(base, items int64, theta, zetan float64) *Zipfian {
 		alpha:   1 / (1 - theta),
 		second:  1 + math.Pow(0.5, theta),
 		twoTerm: 1 - math.Pow(2/float64(items), 1-theta),
+		tail:    newZetaTail(theta),
 	}
 	z.count.Store(items)
 	z.zetan.Store(math.Float64bits(zetan))
@@ -128,9 +119,10 @@ func (z *Zipfian) Next(r *rand.Rand) int64 {
 // NextN draws as if the generator had itemcount items, returning a value in
 // [min, min+itemcount-1] for itemcount ≥ 2 (Java nextLong(itemcount); the two
 // head items min and min+1 are returned whatever the count). When itemcount exceeds
-// the count ζ was computed for, ζ is extended incrementally first (under a
-// mutex, O(growth)); when it is smaller, ζ is left as it is, as Java does by
-// default, so the skew is slightly off for the smaller count.
+// the count ζ was computed for, ζ is grown to it first, under a mutex, and
+// comes out exactly as [Zeta](itemcount) would (see [Zipfian.grownZeta]);
+// when it is smaller, ζ is left as it is, as Java does by default, so the
+// skew is slightly off for the smaller count.
 func (z *Zipfian) NextN(r *rand.Rand, itemcount int64) int64 {
 	count, zetan, eta := z.state()
 	if itemcount > count {
@@ -188,7 +180,7 @@ func (z *Zipfian) growTo(itemcount int64) (zetan, eta float64) {
 	if itemcount <= count {
 		return zetan, eta
 	}
-	zetan = zetaFrom(count, itemcount, z.theta, zetan)
+	zetan = z.grownZeta(count, itemcount, zetan)
 	eta = z.etaFor(zetan)
 	z.seq.Add(1)
 	z.count.Store(itemcount)
@@ -196,6 +188,30 @@ func (z *Zipfian) growTo(itemcount int64) (zetan, eta float64) {
 	z.eta.Store(math.Float64bits(eta))
 	z.seq.Add(1)
 	return zetan, eta
+}
+
+// grownZeta returns ζ(itemcount) given zetan = ζ(count), count < itemcount.
+// Up to [ZetaExactMax] it adds the missing terms in Java's order, which is
+// bit for bit the sum [Zeta] computes (O(growth), at most ZetaExactMax
+// terms); above, it evaluates the stored Euler–Maclaurin tail, as [Zeta]
+// does (O(1)). Either way the result depends only on itemcount, not on the
+// steps by which the count grew, so concurrent growth is reproducible.
+func (z *Zipfian) grownZeta(count, itemcount int64, zetan float64) float64 {
+	if itemcount <= ZetaExactMax {
+		return zetaFrom(count, itemcount, z.theta, zetan)
+	}
+	return z.tail.at(itemcount)
+}
+
+// checkTheta accepts every skew θ > 0 except 1, where Gray's exponent
+// 1/(1-θ) is infinite. θ > 1 is allowed, as in Java: Gray's formula still
+// maps u = (1+2^-θ)/ζ to item 2 and u → 1 to the last item, now with η < 0
+// and a negative exponent.
+func checkTheta(what string, theta float64) error {
+	if !(theta > 0 && theta != 1) || math.IsInf(theta, 1) {
+		return fmt.Errorf("%s generator: theta %v must be > 0 and != 1", what, theta)
+	}
+	return nil
 }
 
 // pow is x^y for the draw's x in (0, 1]: exp(y·ln x) costs half of math.Pow

@@ -92,6 +92,41 @@ func TestZipfianHead(t *testing.T) {
 	}
 }
 
+// TestZipfianSteep checks a skew above 1 (gobench.zipfianconstant allows
+// it, Java does not check): Gray's formula with η < 0 and a negative
+// exponent still gives item k the exact probability grayProb computes, the
+// head stays 1/ζ and 2^-θ/ζ, and every draw is in range, for 1000 items and
+// for 10^12 (whose set-up is O(1)).
+func TestZipfianSteep(t *testing.T) {
+	const n = 200_000
+	for _, items := range []int64{1000, 1e12} {
+		z, err := NewZipfianTheta(0, items-1, 1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeta := Zeta(items, 1.5)
+		r := NewRand(8, 0)
+		counts := map[int64]int{}
+		for range n {
+			v := z.Next(r)
+			if v < 0 || v >= items {
+				t.Fatalf("%d items: Next() = %d, outside [0, %d)", items, v, items)
+			}
+			counts[v]++
+		}
+		if p0, want := grayProb(items, 1.5, zeta, 0), 1/zeta; math.Abs(p0-want) > 1e-12 {
+			t.Fatalf("grayProb(item 0) = %v, want 1/ζ = %v", p0, want)
+		}
+		for _, item := range []int64{0, 1, 2, 3, 4, 9, 99} {
+			want := grayProb(items, 1.5, zeta, item)
+			got := float64(counts[item]) / n
+			if tol := binomTol(want, n); math.Abs(got-want) > tol {
+				t.Errorf("θ = 1.5, %d items: share of item %d = %.5f, want %.5f ± %.5f", items, item, got, want, tol)
+			}
+		}
+	}
+}
+
 func TestZipfianMinOffset(t *testing.T) {
 	z, err := NewZipfian(-50, 49)
 	if err != nil {
@@ -118,7 +153,7 @@ func TestZipfianConstructors(t *testing.T) {
 	if _, err := NewZipfian(10, 9); err == nil {
 		t.Error("NewZipfian(10, 9): want an error")
 	}
-	for _, theta := range []float64{0, 1, -0.5, 1.5, math.NaN()} {
+	for _, theta := range []float64{0, 1, -0.5, math.Inf(1), math.NaN()} {
 		if _, err := NewZipfianTheta(0, 9, theta); err == nil {
 			t.Errorf("NewZipfianTheta(0, 9, %v): want an error", theta)
 		}
