@@ -54,7 +54,7 @@ func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
 }
 
 // NewScrambledZipfianTheta returns a ScrambledZipfian over [min, max] with
-// skew theta, positive and not 1 (YCSB issue #1521 asks for a configurable
+// skew theta, as for [NewZipfianTheta] (YCSB issue #1521 asks for a configurable
 // constant; gobench.zipfianconstant sets it). For θ = [ZipfianConstant] it is
 // exactly [NewScrambledZipfian], with Java's precomputed ζ. For other values
 // Java would sum ζ over 10^10+1 ranks term by term (minutes); here ζ comes

@@ -48,7 +48,9 @@ func NewZipfian(min, max int64) (*Zipfian, error) {
 }
 
 // NewZipfianTheta returns a Zipfian over [min, max] with skew theta, which
-// must be positive and not 1 (see [checkTheta]). It computes ζ at
+// must be positive, finite and not 1 (above 1 is allowed, as in Java: Gray's
+// formula then has η < 0 and a negative exponent, and still maps u =
+// (1+2^-θ)/ζ to item 2 and u → 1 to the last item). It computes ζ at
 // construction with [Zeta] (O(1)).
 func NewZipfianTheta(min, max int64, theta float64) (*Zipfian, error) {
 	n, ok := span(min, max)
@@ -61,8 +63,8 @@ func NewZipfianTheta(min, max int64, theta float64) (*Zipfian, error) {
 	return newZipfian(min, n, theta, Zeta(n, theta)), nil
 }
 
-// NewZipfianZeta returns a Zipfian over [min, max] with skew theta (positive,
-// not 1) and a precomputed zetan = ζ(max-min+1, theta) (Java's four-argument
+// NewZipfianZeta returns a Zipfian over [min, max] with skew theta (as for
+// [NewZipfianTheta]) and a precomputed zetan = ζ(max-min+1, theta) (Java's four-argument
 // constructor). zetan must be positive and finite. If NextN grows the item
 // count past [ZetaExactMax], ζ is recomputed for the new count and zetan is
 // no longer used; below, terms are added to it as Java does.
@@ -194,8 +196,9 @@ func (z *Zipfian) growTo(itemcount int64) (zetan, eta float64) {
 // Up to [ZetaExactMax] it adds the missing terms in Java's order, which is
 // bit for bit the sum [Zeta] computes (O(growth), at most ZetaExactMax
 // terms); above, it evaluates the stored Euler–Maclaurin tail, as [Zeta]
-// does (O(1)). Either way the result depends only on itemcount, not on the
-// steps by which the count grew, so concurrent growth is reproducible.
+// does (O(1)). Either way, if ζ started as a [Zeta], the result depends only
+// on itemcount, not on the steps by which the count grew, so concurrent
+// growth is reproducible.
 func (z *Zipfian) grownZeta(count, itemcount int64, zetan float64) float64 {
 	if itemcount <= ZetaExactMax {
 		return zetaFrom(count, itemcount, z.theta, zetan)
@@ -203,19 +206,18 @@ func (z *Zipfian) grownZeta(count, itemcount int64, zetan float64) float64 {
 	return z.tail.at(itemcount)
 }
 
-// checkTheta accepts every skew θ > 0 except 1, where Gray's exponent
-// 1/(1-θ) is infinite. θ > 1 is allowed, as in Java: Gray's formula still
-// maps u = (1+2^-θ)/ζ to item 2 and u → 1 to the last item, now with η < 0
-// and a negative exponent.
+// checkTheta accepts every finite skew θ > 0 except 1, where Gray's
+// exponent 1/(1-θ) is infinite (see [NewZipfianTheta] for θ > 1).
 func checkTheta(what string, theta float64) error {
 	if !(theta > 0 && theta != 1) || math.IsInf(theta, 1) {
-		return fmt.Errorf("%s generator: theta %v must be > 0 and != 1", what, theta)
+		return fmt.Errorf("%s generator: theta %v must be finite, > 0 and != 1", what, theta)
 	}
 	return nil
 }
 
-// pow is x^y for the draw's x in (0, 1]: exp(y·ln x) costs half of math.Pow
-// and differs from it only in the last bits. Other x take math.Pow.
+// pow is x^y for the draw's x > 0 (at most 1 for θ < 1, at least 1 above):
+// exp(y·ln x) costs half of math.Pow and differs from it only in the last
+// bits. Other x take math.Pow.
 func pow(x, y float64) float64 {
 	if x > 0 {
 		return math.Exp(y * math.Log(x))
