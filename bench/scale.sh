@@ -7,10 +7,14 @@
 #    time is start-up plus set-up; plus the load phase (insertorder hashed and
 #    ordered). Wall time and peak RSS from /usr/bin/time -v, median of ROUNDS.
 # 2. The issue's check: the same runs with operationcount=2000000 and 4 threads
-#    (the aim is < 2 s wall for each, at 10^9 and 10^12 records).
+#    (the aim is < 2 s wall for each, at 10^9 and 10^12 records), with their
+#    CPU time (user+sys), which a shared machine's load disturbs less.
 # 3. `gobench merge` of 10, 100 and 1000 result files, each from a tiny run
 #    (`gobench run -db basic ... -p exporter=json -p exportfile=...`, one client
-#    of gobench.clients=N): wall time and peak RSS of the merge.
+#    of gobench.clients=N): wall time, CPU time and peak RSS of the merge, and
+#    the merged document's interval bins. The tiny runs go one after another
+#    (nproc at a time), so the clients hardly overlap: the merge's worst case,
+#    one wall-clock bin per few clients.
 #
 # Usage: bench/scale.sh        (from any directory; about 5 minutes)
 # Needs: go, /usr/bin/time (Debian package "time"). No server, no download.
@@ -49,7 +53,8 @@ log "building gobench from $ROOT"
 GOBENCH=$WORK/gobench
 
 # timed TAG CMD...: runs CMD under /usr/bin/time -v (stdout and stderr to
-# $WORK/TAG.log), fails the script if it fails, and prints "wall_s rss_MB".
+# $WORK/TAG.log), fails the script if it fails, and prints "wall_s rss_MB
+# cpu_s" (cpu = user+sys of the process).
 timed() {
 	local tag=$1
 	shift
@@ -59,18 +64,20 @@ timed() {
 	awk -F': ' '
 		/Elapsed \(wall clock\) time/ { n = split($2, p, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + p[i] }
 		/Maximum resident set size/ { r = $2 / 1024 }
-		END { printf "%.2f %.1f\n", w, r }' "$WORK/$tag.time"
+		/User time \(seconds\)/ { u = $2 } /System time \(seconds\)/ { s = $2 }
+		END { printf "%.2f %.1f %.2f\n", w, r, u + s }' "$WORK/$tag.time"
 }
 
-# median TAG CMD...: ROUNDS runs of timed; the median wall and the median
-# RSS ("wall_s rss_MB").
+# median TAG CMD...: ROUNDS runs of timed; the median of each column
+# ("wall_s rss_MB cpu_s").
 median() {
 	local tag=$1 r
 	shift
 	for ((r = 0; r < ROUNDS; r++)); do
 		timed "$tag-$r" "$@"
 	done >"$WORK/$tag.runs"
-	printf '%s %s\n' "$(cut -d' ' -f1 "$WORK/$tag.runs" | mid)" "$(cut -d' ' -f2 "$WORK/$tag.runs" | mid)"
+	printf '%s %s %s\n' "$(cut -d' ' -f1 "$WORK/$tag.runs" | mid)" "$(cut -d' ' -f2 "$WORK/$tag.runs" | mid)" \
+		"$(cut -d' ' -f3 "$WORK/$tag.runs" | mid)"
 }
 
 # mid: the median of the numbers on stdin, one a line.
@@ -94,7 +101,7 @@ echo
 
 # ---- 1 and 2: set-up per distribution and record count ----------------------
 row() { # label records cmd...: one table row, set-up run and check run
-	local label=$1 rc=$2 kind=$3 small big n
+	local label=$1 rc=$2 kind=$3 small big n sw sr bw br bc
 	shift 3
 	if [ "$kind" = run ]; then
 		small=$(median "s-$label-$rc" "$GOBENCH" run -db basic "$@" -p recordcount="$rc" -p operationcount="$OPS")
@@ -113,15 +120,17 @@ row() { # label records cmd...: one table row, set-up run and check run
 		n=$(ops "b-$label-$rc")
 		[ "$n" = "$many" ] || die "$label at $rc records: $n inserts reported, want $many"
 	fi
-	printf '%-20s | %14s | %10s | %8s | %11s | %8s\n' "$label" "$rc" "${small% *}" "${small#* }" "${big% *}" "${big#* }"
-	log "  $label $rc: set-up run ${small% *} s ${small#* } MB, check run ${big% *} s"
+	read -r sw sr _ <<<"$small"
+	read -r bw br bc <<<"$big"
+	printf '%-14s | %14s | %8s | %7s | %8s | %7s | %7s\n' "$label" "$rc" "$sw" "$sr" "$bw" "$bc" "$br"
+	log "  $label $rc: set-up run $sw s $sr MB, check run $bw s wall, $bc s CPU"
 }
 
 echo "Set-up: gobench run -db basic -p requestdistribution=D -p recordcount=R, operationcount=$OPS (1 thread);"
 echo "check: the same with operationcount=$BIG_OPS and $BIG_THREADS threads. load rows: gobench load with insertcount"
 echo "instead (at most recordcount)."
-printf '%-20s | %14s | %10s | %8s | %11s | %8s\n' "distribution" recordcount "set-up s" "RSS MB" "check s" "RSS MB"
-printf '%s\n' "---------------------|----------------|------------|----------|-------------|---------"
+printf '%-14s | %14s | %8s | %7s | %8s | %7s | %7s\n' distribution recordcount "set-up s" "RSS MB" "check s" "CPU s" "RSS MB"
+printf '%s\n' "---------------|----------------|----------|---------|----------|---------|--------"
 for d in $DISTS; do
 	for rc in $RECORDS; do
 		row "$d" "$rc" run -p requestdistribution="$d"
@@ -136,8 +145,8 @@ echo
 # ---- 3: merge ------------------------------------------------------------------
 echo "Merge: gobench merge -o merged.json of N result files, each from"
 echo "gobench run -db basic -p recordcount=100000 -p operationcount=1000 -p gobench.clients=N -p gobench.client=I -p exporter=json"
-printf '%-6s | %10s | %8s | %8s\n' files "merge s" "RSS MB" "input KB"
-printf '%s\n' "-------|------------|----------|---------"
+printf '%-6s | %8s | %7s | %7s | %8s | %5s\n' files "merge s" "CPU s" "RSS MB" "input KB" bins
+printf '%s\n' "-------|----------|---------|---------|----------|------"
 for n in $MERGES; do
 	dir=$WORK/merge-$n
 	mkdir -p "$dir"
@@ -151,8 +160,11 @@ for n in $MERGES; do
 	m=$(median "merge-$n" "$GOBENCH" merge -o "$WORK/merged-$n.json" "${files[@]}")
 	grep -q "^\[OVERALL\], Clients, $n\$" "$WORK/merge-$n-0.log" || die "merge of $n files: no '[OVERALL], Clients, $n' line"
 	size=$(cat "${files[@]}" | wc -c | awk '{ printf "%.0f", $1 / 1024 }')
-	printf '%-6s | %10s | %8s | %8s\n' "$n" "${m% *}" "${m#* }" "$size"
-	log "  merge of $n files: ${m% *} s, ${m#* } MB"
+	# bins: the merged document's intervals (elements of its "intervals" array)
+	bins=$(awk '/^  "intervals": \[/ { on = 1; next } on && /^  []"]/ { on = 0 } on && /^    \{/ { n++ } END { print n + 0 }' "$WORK/merged-$n.json")
+	read -r mw mr mc <<<"$m"
+	printf '%-6s | %8s | %7s | %7s | %8s | %5s\n' "$n" "$mw" "$mc" "$mr" "$size" "$bins"
+	log "  merge of $n files: $mw s, $mr MB, $bins bins"
 done
 echo
 echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end"
