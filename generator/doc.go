@@ -5,7 +5,9 @@
 // Generators: [Counter], [AcknowledgedCounter], [Uniform], [Zipfian],
 // [ScrambledZipfian], [SkewedLatest], [Hotspot], [Exponential], [Sequential],
 // [Discrete], [Histogram] and [Constant]. Keys: [FNV64] and [AppendKey], which
-// produce byte-identical keys to Java YCSB's buildKeyName.
+// produce byte-identical keys to Java YCSB's buildKeyName. [Zeta] gives the
+// zipfian generators' ζ(n, θ) in O(1), so set-up does not grow with the key
+// space (Java sums n terms).
 //
 // Randomness is never global. Each worker owns a *rand.Rand from [NewRand]
 // (PCG seeded from the run seed and the worker id, so runs are reproducible)
