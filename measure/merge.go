@@ -187,7 +187,7 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 	} else {
 		m.Throughput, m.Window = finiteOrZero(float64(m.Total.Ops)/union.Seconds()), UnionWindow
 	}
-	ivs, err := mergeIntervals(docs, labels, m.Union.Start)
+	ivs, err := mergeIntervals(docs, labels, m.Union.Start, m.Union.End)
 	if err != nil {
 		return nil, err
 	}
@@ -275,13 +275,22 @@ func proRata(ops int64, s, win Span) float64 {
 // mergeIntervals merges the documents' intervals into wall-clock bins as
 // wide as the first document's typical interval, from t0, decoding one
 // interval at a time.
-func mergeIntervals(docs []*Document, labels []string, t0 time.Time) ([]IntervalRecord, error) {
+// maxMergedBins bounds the intervals of a merged document.
+const maxMergedBins = 2000
+
+func mergeIntervals(docs []*Document, labels []string, t0, end time.Time) ([]IntervalRecord, error) {
 	if len(docs[0].Intervals) == 0 {
 		return nil, nil
 	}
 	width := typicalRecordWidth(docs[0].Intervals).Round(time.Millisecond)
 	if width <= 0 {
 		width = time.Second
+	}
+	// At most maxMergedBins bins over the union span, however short the
+	// clients' intervals and however far apart they ran: each bin holds a
+	// whole snapshot until the end.
+	if minW := (end.Sub(t0) / maxMergedBins).Round(time.Millisecond); width < minW {
+		width = minW
 	}
 	b, err := newBinner(t0, width)
 	if err != nil {

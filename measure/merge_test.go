@@ -212,3 +212,37 @@ func TestTextValue(t *testing.T) {
 		t.Errorf("text %q, JSON array %q", txt.String(), js.String())
 	}
 }
+
+// Clients with short intervals that ran far apart still merge into a
+// bounded number of bins (each bin is a whole snapshot held to the end).
+func TestMergeBoundsTheBins(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var docs []*Document
+	var labels []string
+	const clients = 2500 // one short interval each, a second apart
+	for k := 0; k < clients; k++ {
+		start := time.Duration(k) * time.Second
+		snap := NewSnapshot(Layout{Series: []string{"READ"}, Codes: []string{"OK"}}, t0.Add(start), t0.Add(start+40*time.Millisecond))
+		snap.Ops = 40
+		doc, err := NewDocument(snap, DocumentOptions{RunTime: 40 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc.Intervals = append(doc.Intervals, IntervalRecord{Start: t0.Add(start), End: t0.Add(start + 40*time.Millisecond), Ops: 40})
+		docs, labels = append(docs, doc), append(labels, string(rune('a'+k%26)))
+	}
+	m, err := Merge(docs, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Intervals) > maxMergedBins {
+		t.Errorf("%d merged intervals, want at most %d", len(m.Intervals), maxMergedBins)
+	}
+	var ops int64
+	for _, iv := range m.Intervals {
+		ops += iv.Ops
+	}
+	if ops != clients*40 {
+		t.Errorf("merged intervals hold %d ops, want %d", ops, clients*40)
+	}
+}
