@@ -5,7 +5,6 @@ package saturation
 import (
 	"os"
 	"strconv"
-	"strings"
 )
 
 // threadWaits returns, per thread of this process, the nanoseconds it has
@@ -43,15 +42,4 @@ func threadWaits(into map[int]int64) (map[int]int64, bool) {
 		}
 	}
 	return into, len(into) > 0
-}
-
-// parseSchedstat returns the run-queue wait (ns) of a schedstat line
-// "<on-cpu ns> <waiting ns> <timeslices>".
-func parseSchedstat(s string) (int64, bool) {
-	f := strings.Fields(s)
-	if len(f) < 2 {
-		return 0, false
-	}
-	w, err := strconv.ParseInt(f[1], 10, 64)
-	return w, err == nil && w >= 0
 }

@@ -3,6 +3,8 @@ package saturation
 import (
 	"math"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -95,4 +97,15 @@ func schedBetween(a, b []uint64, buckets []float64, slow time.Duration) (n, slow
 		}
 	}
 	return n, slowN, p50
+}
+
+// parseSchedstat returns the run-queue wait (ns) of a schedstat line
+// "<on-cpu ns> <waiting ns> <timeslices>".
+func parseSchedstat(s string) (int64, bool) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return 0, false
+	}
+	w, err := strconv.ParseInt(f[1], 10, 64)
+	return w, err == nil && w >= 0
 }
