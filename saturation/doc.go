@@ -92,8 +92,12 @@
 // than half its CPUs busy or wanted may be held back by its own CPU; with
 // less, it had at least one CPU in two idle and the cause lies elsewhere.
 //
-// MinWindow (500 ms) and [LiveWindow] (2 s): shares over shorter windows
-// swing with one GC, one time slice or one burst of another process. The
-// whole run is judged at the end; a live window only decides when the
-// warning is first printed.
+// MinWindow (10 ms): CPU time and run-queue wait are counted in
+// nanoseconds, and their sum does not depend on whose time slice a window
+// fell in, so even a short run is judged (gobench sweep with
+// operationcount=20000 runs steps of 12-70 ms at full speed); below 10 ms
+// the start of the run (workers starting, connections opening) is most of
+// the window. [LiveWindow] (2 s) is longer because live windows are cut
+// from a run that goes on: a one-second burst of another process or one
+// GC should not print the warning; the whole run is judged at the end.
 package saturation

@@ -9,8 +9,9 @@ import (
 
 // Thresholds of [Judge]; doc.go says why they are what they are.
 const (
-	// MinWindow: shorter windows are not judged (their shares are noise).
-	MinWindow = 500 * time.Millisecond
+	// MinWindow: shorter windows are not judged (the start of a run is
+	// most of them).
+	MinWindow = 10 * time.Millisecond
 	// BusyShare: process CPU, or CPU plus run-queue wait, at or above this
 	// share of the CPUs the process may use means it wanted them all.
 	BusyShare = 0.85

@@ -40,7 +40,8 @@ func TestJudge(t *testing.T) {
 		{"target missed with CPU to spare", with(func(s *Signals) { s.Target, s.Achieved = 1000, 700 }), false, "target", "-target 1000 ops/s not reached (700 ops/s) while the client was ready to run only 13%"},
 		{"target missed, client busy", with(func(s *Signals) { s.Target, s.Achieved, s.CPU = 1000, 700, 12*time.Second }), true, "target", "-target 1000 ops/s not reached (700 ops/s)"},
 		{"target missed, CPU unknown", with(func(s *Signals) { s.Target, s.Achieved, s.CPU = 1000, 700, -1 }), true, "target", "not reached"},
-		{"short window", with(func(s *Signals) { s.Wall, s.CPU = 400*time.Millisecond, 800*time.Millisecond }), false, "", ""},
+		{"short window", with(func(s *Signals) { s.Wall, s.CPU = 8*time.Millisecond, 16*time.Millisecond }), false, "", ""},
+		{"short run at full speed", with(func(s *Signals) { s.Wall, s.CPU, s.Wait = 20*time.Millisecond, 39*time.Millisecond, 0 }), true, "cpu", "process CPU 98%"},
 		{"no CPU count", with(func(s *Signals) { s.CPUs, s.CPU = 0, 20*time.Second }), false, "", ""},
 	}
 	for _, c := range cases {
