@@ -34,6 +34,12 @@ const (
 	TargetBusy = 0.5
 )
 
+// Limit names for [Signals].Limit other than "GOMAXPROCS=n".
+const (
+	LimitQuota = "cgroup CPU quota"
+	LimitCPUs  = "CPUs on this machine or in its affinity mask"
+)
+
 // Signals are what the decision looks at over one window: only signals that
 // mean CPU contention. Negative durations are unknown.
 type Signals struct {
@@ -159,11 +165,15 @@ func Judge(s Signals) Verdict {
 	case cpu >= BusyShare:
 		add("cpu", cpu, BusyShare, true, "process CPU %s %s", pct(cpu), of)
 	case cpu >= 0 && demand >= BusyShare:
-		add("cpu+wait", demand, BusyShare, true, "ready to run %s %s: it ran %s and its threads waited for a CPU %s (other processes on this machine had them)", pct(demand), of, pct(cpu), pct(wait))
+		who := "other processes on this machine had them"
+		if s.Limit == LimitQuota {
+			who = "the quota or other processes held them back"
+		}
+		add("cpu+wait", demand, BusyShare, true, "ready to run %s %s: it ran %s and its threads waited for a CPU %s (%s)", pct(demand), of, pct(cpu), pct(wait), who)
 	}
 	if s.Wakeups >= MinWakeups {
 		if sh := float64(s.SlowWakeups) / float64(s.Wakeups); sh >= SlowShare {
-			add("scheduler", sh, SlowShare, true, "%s of goroutine wake-ups waited %v or more for a CPU (median %v; Go scheduler latency)", pct(sh), SlowWakeup, s.SchedP50.Round(100*time.Microsecond))
+			add("scheduler", sh, SlowShare, true, "%s of goroutine wake-ups waited %v or more for a CPU (median %v; Go scheduler latency)", pct(sh), SlowWakeup, roundDur(s.SchedP50))
 		}
 	}
 	if s.GCOf > 0 && s.Procs > 0 {
@@ -179,6 +189,14 @@ func Judge(s Signals) Verdict {
 		}
 	}
 	return v
+}
+
+// roundDur rounds d for a message: to 1 µs below 1 ms, else to 100 µs.
+func roundDur(d time.Duration) time.Duration {
+	if d < time.Millisecond {
+		return d.Round(time.Microsecond)
+	}
+	return d.Round(100 * time.Microsecond)
 }
 
 // pct renders a share as a whole percentage.

@@ -27,6 +27,10 @@ func TestJudge(t *testing.T) {
 		{"CPU at 80% and waiting 7%", with(func(s *Signals) { s.CPU = 16 * time.Second }), true, "cpu+wait", "ready to run 87% of the 2 CPUs it may use (GOMAXPROCS=2): it ran 80% and its threads waited for a CPU 7%"},
 		{"one core pinned", with(func(s *Signals) { s.CPUs, s.Limit, s.CPU = 1, "GOMAXPROCS=1", 9900*time.Millisecond }), true, "cpu", "99% of the 1 CPU it may use (GOMAXPROCS=1)"},
 		{"cgroup quota", with(func(s *Signals) { s.CPUs, s.Limit, s.CPU = 1.5, "cgroup CPU quota", 14*time.Second }), true, "cpu", "93% of the 1.5 CPUs it may use (cgroup CPU quota)"},
+		{"throttled by its quota", with(func(s *Signals) {
+			s.CPUs, s.Limit, s.CPU, s.Wait = 1, "cgroup CPU quota", 7800*time.Millisecond, 13*time.Second
+		}), true, "cpu+wait", "waited for a CPU 130% (the quota or other processes held them back)"},
+		{"wake-ups waiting, median below a millisecond", with(func(s *Signals) { s.SlowWakeups, s.SchedP50 = 7000, 42*time.Microsecond }), true, "scheduler", "(median 42µs"},
 		{"starved by a hog", with(func(s *Signals) { s.CPU, s.Wait = 3*time.Second, 18*time.Second }), true, "cpu+wait", "ready to run 105% of the 2 CPUs it may use (GOMAXPROCS=2): it ran 15% and its threads waited for a CPU 90%"},
 		{"waiting a lot but not wanting much", with(func(s *Signals) { s.CPU, s.Wait = 1*time.Second, 10*time.Second }), false, "", ""},
 		{"CPU unknown", with(func(s *Signals) { s.CPU, s.Wait = -1, 19*time.Second }), false, "", ""},

@@ -103,10 +103,10 @@ func allowance(procs, ncpu int, quota float64) (float64, string) {
 		n, why = math.Inf(1), ""
 	}
 	if c := float64(ncpu); ncpu > 0 && c < n {
-		n, why = c, "CPUs on this machine or in its affinity mask"
+		n, why = c, LimitCPUs
 	}
 	if quota > 0 && quota < n {
-		n, why = quota, "cgroup CPU quota"
+		n, why = quota, LimitQuota
 	}
 	if math.IsInf(n, 1) {
 		return 0, ""
