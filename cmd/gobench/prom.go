@@ -34,7 +34,7 @@ var (
 	descLatency   = prometheus.NewDesc("gobench_latency_seconds", "Latency since the start of the run, from the HDR histograms.", []string{"operation"}, nil)
 	descQuantile  = prometheus.NewDesc("gobench_interval_latency_seconds", "Latency percentiles of the last measurement interval in which the series had samples.", []string{"operation", "quantile"}, nil)
 	descIntTput   = prometheus.NewDesc("gobench_interval_throughput_ops_per_second", "Operations per second in the last measurement interval.", nil, nil)
-	descSaturated = prometheus.NewDesc("gobench_client_saturated", "1 when the client itself may be the bottleneck (see the saturation warning).", nil, nil)
+	descSaturated = prometheus.NewDesc("gobench_client_saturated", "1 when the client itself may be the bottleneck (see the saturation warning): during the run, the verdict of the latest window of 2 s or more; after it, of the whole run.", nil, nil)
 )
 
 // promExporter holds a run's running totals, built from the interval
