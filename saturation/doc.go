@@ -37,8 +37,11 @@
 //   - The garbage collector's compulsory CPU (/cpu/classes/gc/total minus
 //     /cpu/classes/gc/mark/idle, which uses only Ps that had nothing else
 //     to do) against /cpu/classes/total. The runtime updates these at the
-//     end of each GC cycle only, so a window without a GC ending in it has
-//     no GC figure.
+//     end of each GC cycle only, so they span the cycles that ended inside
+//     the window, and it counts them on the Ps the collector holds, not in
+//     CPU time: a collector whose threads the OS keeps waiting looks busy.
+//     So the GC share is judged only over a span of at least half the
+//     window and in a process that was busy itself.
 //   - A -target rate the run did not reach. On its own that says the run
 //     fell behind, not why: with CPU to spare, too few threads or a slow
 //     server set the pace, and the verdict carries a note, not saturation.
@@ -85,12 +88,16 @@
 //
 // GCShare (25 %): the GC pacer budgets 25 % of GOMAXPROCS while marking;
 // spending that much on average means the collector runs without pause
-// and the workload has three quarters of the client at most.
+// and the workload has three quarters of the client at most (GOGC=1 with
+// a pointer-rich heap: 34-38 %). HalfBusy (50 %) guards it: a 64-thread
+// sleeping client on a machine at load 25 showed 37 % "GC" while its
+// process ran 6 % of its CPUs, because the collector's Ps were held while
+// the OS ran other processes.
 //
 // TargetShort (90 %) allows for the runner's pacing, which catches up
-// after a stall. TargetBusy (50 %): a run behind its -target with more
-// than half its CPUs busy or wanted may be held back by its own CPU; with
-// less, it had at least one CPU in two idle and the cause lies elsewhere.
+// after a stall. HalfBusy again: a run behind its -target with more than
+// half its CPUs busy or wanted may be held back by its own CPU; with less,
+// it had at least one CPU in two idle and the cause lies elsewhere.
 //
 // MinWindow (10 ms): CPU time and run-queue wait are counted in
 // nanoseconds, and their sum does not depend on whose time slice a window

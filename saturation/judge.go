@@ -28,10 +28,10 @@ const (
 	// TargetShort: a throttled run that did less than this share of its
 	// -target fell behind.
 	TargetShort = 0.9
-	// TargetBusy: a run behind its -target counts as client-bound only when
-	// it was ready to run at least this share of its CPUs; below it the
-	// client had CPU to spare.
-	TargetBusy = 0.5
+	// HalfBusy: a run behind its -target counts as client-bound, and the
+	// GC share is judged, only when the process was ready to run at least
+	// this share of its CPUs; below it the client had CPU to spare.
+	HalfBusy = 0.5
 )
 
 // Limit names for [Signals].Limit other than "GOMAXPROCS=n".
@@ -63,8 +63,10 @@ type Signals struct {
 
 	// GC is the garbage collector's compulsory CPU time (idle-priority
 	// marking excluded) out of GCOf, the CPU time GOMAXPROCS allowed, both
-	// from /cpu/classes, which the runtime updates at the end of each GC.
-	// GCOf is 0 when no GC ended in the window.
+	// from /cpu/classes, which the runtime updates at the end of each GC:
+	// they span the GCs that ended before the window's edges, so GCOf is 0
+	// when none ended in it. Spans shorter than half the window, where
+	// one GC cycle is most of the span, are not judged.
 	GC, GCOf time.Duration
 	Procs    int // GOMAXPROCS
 
@@ -131,10 +133,11 @@ func (v Verdict) join() string {
 //     ("cpu+wait");
 //   - or at least SlowShare of its goroutine wake-ups waited SlowWakeup or
 //     more for a CPU ("scheduler");
-//   - or its garbage collector took GCShare of the CPUs GOMAXPROCS allows
-//     ("gc");
+//   - or its garbage collector took GCShare of the CPUs GOMAXPROCS allows,
+//     over a span of at least half the window, while the process was
+//     ready to run HalfBusy of its CPUs ("gc");
 //   - or it fell below TargetShort of its -target while ready to run at
-//     least TargetBusy of its CPUs ("target"). Behind its -target with CPU
+//     least HalfBusy of its CPUs ("target"). Behind its -target with CPU
 //     to spare, the verdict carries a note but is not saturated: threads or
 //     the server set the pace.
 //
@@ -176,13 +179,16 @@ func Judge(s Signals) Verdict {
 			add("scheduler", sh, SlowShare, true, "%s of goroutine wake-ups waited %v or more for a CPU (median %v; Go scheduler latency)", pct(sh), SlowWakeup, roundDur(s.SchedP50))
 		}
 	}
-	if s.GCOf > 0 && s.Procs > 0 {
-		if sh := s.GC.Seconds() / s.GCOf.Seconds(); sh >= GCShare {
+	if s.Procs > 0 && s.GCOf.Seconds() >= 0.5*s.Wall.Seconds()*float64(s.Procs) {
+		// The runtime counts GC time on the Ps it holds, so a collector
+		// whose threads the OS keeps waiting looks busy in a process that
+		// is not: judged only when the process was busy itself.
+		if sh := s.GC.Seconds() / s.GCOf.Seconds(); sh >= GCShare && (s.CPU < 0 || demand >= HalfBusy) {
 			add("gc", sh, GCShare, true, "the garbage collector took %s of the %s GOMAXPROCS=%d allows (raise GOGC or GOMEMLIMIT)", pct(sh), cpus(float64(s.Procs)), s.Procs)
 		}
 	}
 	if s.Target > 0 && s.Achieved < TargetShort*s.Target {
-		if cpu >= 0 && demand < TargetBusy {
+		if cpu >= 0 && demand < HalfBusy {
 			add("target", s.Achieved, s.Target, false, "-target %.0f ops/s not reached (%.0f ops/s) while the client was ready to run only %s %s: too few threads or a slow server, not the client's CPU", s.Target, s.Achieved, pct(demand), of)
 		} else {
 			add("target", s.Achieved, s.Target, true, "-target %.0f ops/s not reached (%.0f ops/s)", s.Target, s.Achieved)

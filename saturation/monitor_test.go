@@ -3,6 +3,7 @@ package saturation
 import (
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"testing"
 	"time"
@@ -76,5 +77,48 @@ func TestMonitorInterval(t *testing.T) {
 	}
 	if _, judged := m.Interval(10, time.Second); judged {
 		t.Error("judged again right after a judgement")
+	}
+}
+
+// With GOGC=1 and a live heap of pointers to mark, goroutines that
+// allocate on every P keep the collector running without pause: the
+// verdict names the garbage collector.
+func TestMonitorGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(1))
+	type node struct {
+		next *node
+		pad  [6]*int
+	}
+	var live *node
+	for range 200000 {
+		live = &node{next: live}
+	}
+	m := Start(0)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			var sink *node
+			for end := time.Now().Add(1500 * time.Millisecond); time.Now().Before(end); {
+				for range 1000 {
+					sink = &node{next: sink}
+					if sink.pad[0] != nil {
+						sink = nil
+					}
+				}
+				sink = nil
+			}
+		})
+	}
+	wg.Wait()
+	runtime.KeepAlive(live)
+	s := m.Signals(0, 0)
+	v := Judge(s)
+	t.Logf("%+v\n%s", s, v)
+	var found bool
+	for _, f := range v.Findings {
+		found = found || f.Signal == "gc"
+	}
+	if !found {
+		t.Errorf("GC %v of %v; verdict %q has no gc finding", s.GC, s.GCOf, v)
 	}
 }
