@@ -90,9 +90,9 @@
 // spending that much on average means the collector runs without pause
 // and the workload has three quarters of the client at most (GOGC=1 with
 // a pointer-rich heap: 34-38 %). HalfBusy (50 %) guards it: a 64-thread
-// sleeping client on a machine at load 25 showed 37 % "GC" while its
-// process ran 6 % of its CPUs, because the collector's Ps were held while
-// the OS ran other processes.
+// sleeping client (4-7 % of its CPUs) on a machine at load 25 once showed
+// 37 % "GC", because the collector's Ps were held while the OS ran other
+// processes.
 //
 // TargetShort (90 %) allows for the runner's pacing, which catches up
 // after a stall. HalfBusy again: a run behind its -target with more than
