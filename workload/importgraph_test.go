@@ -25,6 +25,7 @@ var importRules = []importRule{
 	{pkg: "props", extern: []string{}},
 	{pkg: "workloads", extern: []string{}},
 	{pkg: "measure", extern: []string{"github.com/HdrHistogram/hdrhistogram-go"}},
+	{pkg: "saturation", extern: []string{}},
 	{pkg: "drivers", gobench: []string{"props"}, extern: []string{}},
 	{pkg: "drivers/", gobench: []string{"drivers", "props", "self"}},
 	{pkg: "engine", gobench: []string{"drivers", "generator", "measure", "props"}},
@@ -161,6 +162,7 @@ func TestImportGraphCatchesViolations(t *testing.T) {
 		{"engine", module + "workload/core"},
 		{"generator", module + "props"},
 		{"props", "golang.org/x/text"},
+		{"saturation", module + "measure"},
 	} {
 		if bad := checkImports(map[string][]string{c.pkg: {c.imp}}); len(bad) != 1 {
 			t.Errorf("%s importing %s: %v, want one violation", c.pkg, c.imp, bad)
