@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
 
 	"github.com/gobench/gobench/engine"
 )
@@ -89,8 +91,24 @@ func commandNames() []string {
 	return n
 }
 
+// lockedWriter serialises writes: the runner's log, the status line and
+// the observers write to stderr from different goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // run is the whole program, testable: args without the program name.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if f, ok := stderr.(*os.File); !ok || f != os.Stderr {
+		stderr = &lockedWriter{w: stderr} // tests pass buffers; the progress line needs the *os.File
+	}
 	if len(args) == 0 {
 		writeUsage(stderr)
 		return exitUsage

@@ -224,9 +224,7 @@ func resultDocument(plan *workload.Plan, o *outcome) (*measure.Document, error) 
 		return nil, err
 	}
 	doc.ClientSaturated = o.verdict.Saturated
-	if o.verdict.Saturated {
-		doc.Warnings = append(doc.Warnings, o.verdict.String())
-	}
+	doc.Warnings = append(doc.Warnings, o.verdict.Warnings()...)
 	return doc, nil
 }
 
