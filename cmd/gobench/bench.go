@@ -14,6 +14,7 @@ import (
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
+	"github.com/gobench/gobench/saturation"
 	"github.com/gobench/gobench/workload"
 )
 
@@ -89,7 +90,7 @@ func printSetup(stderr io.Writer, plan *workload.Plan, warns []string) {
 // outcome is what execute measured, for the report.
 type outcome struct {
 	res       *engine.Result
-	verdict   satVerdict
+	verdict   saturation.Verdict
 	intervals []measure.IntervalRecord // every interval, when asked for
 	gc        measure.GCStats          // Go's GC during the run
 }

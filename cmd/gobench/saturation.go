@@ -10,11 +10,6 @@ import (
 	"github.com/gobench/gobench/saturation"
 )
 
-// satVerdict is the saturation decision bench records: Saturated, String
-// (the warning) and Warnings (it, or the notes of a run that is not
-// saturated).
-type satVerdict = saturation.Verdict
-
 // observers are the watchers of one load or run besides the report: the
 // saturation monitor (package saturation decides) and, with
 // gobench.prometheus, the /metrics server. bench starts them before the
@@ -72,7 +67,7 @@ func (o *observers) Interval(iv *measure.Snapshot) {
 // Finish judges the whole run (ops operations in runTime), prints its
 // warnings, sets the gauge, and returns the verdict for the result
 // document (Saturated, String, Warnings).
-func (o *observers) Finish(ops int64, runTime time.Duration) satVerdict {
+func (o *observers) Finish(ops int64, runTime time.Duration) saturation.Verdict {
 	v := o.sat.Finish(ops, runTime)
 	for _, w := range v.Warnings() {
 		fmt.Fprintf(o.stderr, "Warning: over the whole run, %s\n", w)
