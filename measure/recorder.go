@@ -7,12 +7,13 @@ import (
 )
 
 // Recorder records samples for one or more worker goroutines. Get one from
-// [Collector.NewRecorder]; several workers may share it (the runner uses
-// about two per CPU). Its methods are safe for concurrent use, lock-free
-// (atomic adds inside a writer-reader phaser critical section), never
-// block, and never allocate except for the first sample of a series in each
-// of the recorder's two buffers, which allocates that series' counts. They
-// may run at the same time as [Collector.Cut].
+// [Collector.NewRecorder]; several workers may share it (workload's runner
+// makes min(workers, 4×GOMAXPROCS) recorders for all its workers). Its
+// methods are safe for concurrent use, lock-free (atomic adds inside a
+// writer-reader phaser critical section), never block, and never allocate
+// except for the first sample of a series in each of the recorder's two
+// buffers, which allocates that series' counts. They may run at the same
+// time as [Collector.Cut].
 //
 // Series and code arguments are indexes into the collector's [Layout]; an
 // index out of range is a programming error and panics like a slice index.

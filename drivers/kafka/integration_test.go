@@ -14,8 +14,9 @@ import (
 
 const broker = "127.0.0.1:9092"
 
-// requireKafka skips the test when no broker listens (start one with
-// testenv/up.sh kafka).
+// requireKafka fails the test at once, naming the address, when no broker
+// listens (start one with testenv/up.sh kafka): a real-server test never
+// skips.
 func requireKafka(t *testing.T) {
 	t.Helper()
 	c, err := net.DialTimeout("tcp", broker, time.Second)
