@@ -107,10 +107,78 @@ func TestReportGolden(t *testing.T) {
 	if err := WriteJSONArray(&js, Lines(total, LineOptions{RunTime: 3010 * time.Millisecond})); err != nil {
 		t.Fatal(err)
 	}
-	// report_hdr.json is byte-identical to what Jackson 1.9.13's
-	// DefaultPrettyPrinter (YCSB's JSONArrayMeasurementsExporter) writes for
-	// the lines of report_hdr.txt.
+	// report_hdr.json pins gobench's own rendering of the lines of
+	// report_hdr.txt; that the layout is Jackson's is checked against files
+	// Java YCSB wrote by TestJSONArrayMatchesJavaYCSB.
 	golden(t, "report_hdr.json", js.Bytes())
+}
+
+// TestJSONArrayMatchesJavaYCSB feeds WriteJSONArray the lines of files that
+// Java YCSB 0.17.0's JSONArrayMeasurementsExporter (Jackson 1.9.13's
+// DefaultPrettyPrinter) wrote, and requires the same bytes back: layout,
+// string escaping, and the rendering of every long and double Java chose.
+// How the files were made: testdata/java_ycsb_json.md.
+func TestJSONArrayMatchesJavaYCSB(t *testing.T) {
+	for _, name := range []string{"java_ycsb_hdr.json", "java_ycsb_timeseries.json"} {
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := javaJSONLines(t, want)
+			if len(lines) < 20 {
+				t.Fatalf("only %d lines in %s", len(lines), name)
+			}
+			var got bytes.Buffer
+			if err := WriteJSONArray(&got, lines); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				g, w := got.Bytes(), want
+				i := 0
+				for i < len(g) && i < len(w) && g[i] == w[i] {
+					i++
+				}
+				t.Errorf("WriteJSONArray differs from Java's %s at byte %d:\n got: %q\nwant: %q",
+					name, i, g[max(0, i-40):min(len(g), i+40)], w[max(0, i-40):min(len(w), i+40)])
+			}
+		})
+	}
+}
+
+// javaJSONLines parses a JSONArrayMeasurementsExporter file, keeping each
+// value's kind as Java wrote it: a number with '.' or an exponent was a
+// double (Double.toString), any other number a long.
+func javaJSONLines(t *testing.T, b []byte) []Line {
+	t.Helper()
+	var objs []struct {
+		Metric      string      `json:"metric"`
+		Measurement string      `json:"measurement"`
+		Value       json.Number `json:"value"`
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&objs); err != nil {
+		t.Fatal(err)
+	}
+	lines := make([]Line, len(objs))
+	for i, o := range objs {
+		lines[i] = Line{Metric: o.Metric, Measurement: o.Measurement}
+		if strings.ContainsAny(o.Value.String(), ".eE") {
+			f, err := o.Value.Float64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines[i].Value = Float(f)
+		} else {
+			n, err := o.Value.Int64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines[i].Value = Int(n)
+		}
+	}
+	return lines
 }
 
 func TestReportBlockOrder(t *testing.T) {
