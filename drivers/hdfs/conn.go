@@ -16,19 +16,24 @@ import (
 	"github.com/gobench/gobench/drivers"
 )
 
-// Conn is one worker's client. Not safe for concurrent use.
+// Conn is one worker's client. Not safe for concurrent use. Every
+// operation runs between begin and end, which tie the client's connections
+// to the operation's context (see [guard]).
 type Conn struct {
-	db     *DB
-	c      *hdfsc.Client
-	id     string // for temporary file names
-	seq    uint64
-	repl   int
-	bsize  int64
-	enc    []byte          // encoded record (reused)
-	raw    []byte          // file contents read (reused)
-	old    *drivers.Record // update's read of the old record
-	nbuf   []byte          // file name (reused)
-	fields int
+	db      *DB
+	c       *hdfsc.Client
+	g       *guard
+	streams int // file streams open on c: c is not replaced while there are any
+	closed  bool
+	id      string // for temporary file names
+	seq     uint64
+	repl    int
+	bsize   int64
+	enc     []byte          // encoded record (reused)
+	raw     []byte          // file contents read (reused)
+	old     *drivers.Record // update's read of the old record
+	nbuf    []byte          // file name (reused)
+	fields  int
 }
 
 var (
@@ -36,13 +41,61 @@ var (
 	_ drivers.FileSystem = (*Conn)(nil)
 )
 
-func newConn(db *DB, c *hdfsc.Client, n int) *Conn {
-	return &Conn{db: db, c: c, id: strconv.FormatInt(time.Now().UnixNano()%1e9, 36) + "-" + strconv.Itoa(n),
+func newConn(db *DB, c *hdfsc.Client, g *guard, n int) *Conn {
+	return &Conn{db: db, c: c, g: g, id: strconv.FormatInt(time.Now().UnixNano()%1e9, 36) + "-" + strconv.Itoa(n),
 		fields: len(db.schema.Fields), old: drivers.NewRecord(len(db.schema.Fields))}
 }
 
-// Close implements [drivers.Conn].
-func (c *Conn) Close(context.Context) error { return c.c.Close() }
+// Close implements [drivers.Conn]. It cuts whatever is in flight (a lease
+// renewal), so it never waits on a hung NameNode.
+func (c *Conn) Close(context.Context) error {
+	if c.closed {
+		return nil
+	}
+	c.closed = true
+	c.g.retire()
+	return c.c.Close()
+}
+
+// begin starts an operation under ctx: it fails with ctx's error if ctx is
+// done, and replaces the client first if the last one broke (a NameNode
+// call failed or was cut). end must follow when it returns nil.
+func (c *Conn) begin(ctx context.Context) error {
+	if err := c.g.begin(ctx); err != nil {
+		return err
+	}
+	if c.streams > 0 || !c.g.takeBroken() {
+		return nil
+	}
+	c.g.retire()
+	c.c.Close()
+	nc, err := c.db.dial(c.g)
+	if err != nil {
+		c.g.end() // still broken: the next operation tries again
+		return ctxErr(ctx, err)
+	}
+	c.g.takeBroken()
+	c.c = nc
+	return nil
+}
+
+func (c *Conn) end() { c.g.end() }
+
+// ctxErr returns err, wrapping ctx's error too when ctx has ended, so that
+// an operation the guard cut says why.
+func ctxErr(ctx context.Context, err error) error {
+	if err == nil || err == io.EOF { // io.EOF is compared with ==
+		return err
+	}
+	cerr := ctx.Err()
+	if d, ok := ctx.Deadline(); cerr == nil && ok && !time.Now().Before(d) {
+		cerr = context.DeadlineExceeded // the connection's deadline fired before ctx's timer
+	}
+	if cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w (%w)", err, cerr)
+	}
+	return err
+}
 
 // safe reports whether b stands for itself in a file name.
 func safe(b byte) bool {
@@ -171,10 +224,14 @@ func (c *Conn) readFile(name string) ([]byte, error) {
 
 // Read implements [drivers.Conn].
 func (c *Conn) Read(ctx context.Context, table string, key []byte, fields drivers.FieldSet, dst *drivers.Record) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	name := c.name(table, key)
 	b, err := c.readFile(name)
 	if err != nil {
-		return notFound("read", name, err)
+		return ctxErr(ctx, notFound("read", name, err))
 	}
 	dst.Reset()
 	if err := decode(b, fields, dst); err != nil {
@@ -186,10 +243,14 @@ func (c *Conn) Read(ctx context.Context, table string, key []byte, fields driver
 // Scan implements [drivers.Conn]: list the table's directory, then read the
 // records from start on in key order.
 func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, fields drivers.FieldSet, fn func(key []byte, r *drivers.Record) error) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	dir := tableDir(table)
 	entries, err := c.c.ReadDir(dir)
 	if err != nil {
-		return notFound("scan", dir, err)
+		return ctxErr(ctx, notFound("scan", dir, err))
 	}
 	from := string(appendName(nil, start))
 	rec := drivers.NewRecord(c.fields)
@@ -211,7 +272,7 @@ func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, 
 			continue // deleted since the listing
 		}
 		if err != nil {
-			return fmt.Errorf("hdfs: scan %s: %w", dir, err)
+			return ctxErr(ctx, fmt.Errorf("hdfs: scan %s: %w", dir, err))
 		}
 		rec.Reset()
 		if err := decode(b, fields, rec); err != nil {
@@ -227,12 +288,20 @@ func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, 
 
 // Insert implements [drivers.Conn]: the record replaces any file at key.
 func (c *Conn) Insert(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	c.enc = encode(c.enc[:0], values)
-	return c.put(table, c.name(table, key), c.enc)
+	return c.put(ctx, table, c.name(table, key), c.enc)
 }
 
 // Update implements [drivers.Conn]: read, merge, rewrite.
 func (c *Conn) Update(ctx context.Context, table string, key []byte, values *drivers.Record) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	name := c.name(table, key)
 	c.old.Reset()
 	if b, err := c.readFile(name); err == nil {
@@ -240,7 +309,7 @@ func (c *Conn) Update(ctx context.Context, table string, key []byte, values *dri
 			return fmt.Errorf("%w %s", err, name)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return notFound("update", name, err)
+		return ctxErr(ctx, notFound("update", name, err))
 	}
 	for i := 0; i < values.Len(); i++ {
 		if v, ok := values.Get(i); ok {
@@ -248,40 +317,52 @@ func (c *Conn) Update(ctx context.Context, table string, key []byte, values *dri
 		}
 	}
 	c.enc = encode(c.enc[:0], c.old)
-	return c.put(table, name, c.enc)
+	return c.put(ctx, table, name, c.enc)
 }
 
 // Delete implements [drivers.Conn].
 func (c *Conn) Delete(ctx context.Context, table string, key []byte) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	name := c.name(table, key)
 	if err := c.c.Remove(name); err != nil {
-		return notFound("delete", name, err)
+		return ctxErr(ctx, notFound("delete", name, err))
 	}
 	return nil
 }
 
-// put writes data to a temporary file and renames it over name.
-func (c *Conn) put(table, name string, data []byte) error {
+// put writes data to a temporary file and renames it over name. When ctx
+// ends half-way the temporary file stays (no call can remove it then);
+// Scan skips it and DropTable removes it.
+func (c *Conn) put(ctx context.Context, table, name string, data []byte) error {
 	c.seq++
 	tmp := tableDir(table) + "/.tmp-" + c.id + "-" + strconv.FormatUint(c.seq, 36)
-	w, err := c.create(tmp)
+	err := c.write(ctx, tmp, data)
+	if err == nil {
+		err = c.c.Rename(tmp, name)
+	}
 	if err != nil {
-		return fmt.Errorf("hdfs: write %s: %w", name, err)
+		if ctx.Err() == nil {
+			c.c.Remove(tmp)
+		}
+		return ctxErr(ctx, fmt.Errorf("hdfs: write %s: %w", name, err))
+	}
+	return nil
+}
+
+// write creates name with data in it.
+func (c *Conn) write(ctx context.Context, name string, data []byte) error {
+	w, err := c.create(name)
+	if err != nil {
+		return err
 	}
 	if _, err := w.Write(data); err != nil {
 		w.Close()
-		c.c.Remove(tmp)
-		return fmt.Errorf("hdfs: write %s: %w", name, err)
+		return err
 	}
-	if err := closeWriter(w); err != nil {
-		c.c.Remove(tmp)
-		return fmt.Errorf("hdfs: write %s: %w", name, err)
-	}
-	if err := c.c.Rename(tmp, name); err != nil {
-		c.c.Remove(tmp)
-		return fmt.Errorf("hdfs: write %s: %w", name, err)
-	}
-	return nil
+	return closeWriter(ctx, w)
 }
 
 // create creates a new file with the configured replication and block
@@ -320,11 +401,17 @@ func parent(name string) string {
 }
 
 // closeWriter closes w, retrying while the NameNode waits for the last
-// block's replicas (the Java client retries the same way).
-func closeWriter(w *hdfsc.FileWriter) error {
+// block's replicas (the Java client retries the same way) and ctx lasts.
+func closeWriter(ctx context.Context, w *hdfsc.FileWriter) error {
 	err := w.Close()
 	for wait := 10 * time.Millisecond; err != nil && hdfsc.IsErrReplicating(err) && wait < 5*time.Second; wait *= 2 {
-		time.Sleep(wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
 		err = w.Close()
 	}
 	return err

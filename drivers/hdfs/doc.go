@@ -27,10 +27,19 @@
 //
 // File streams ([drivers.FileSystem]) for the dfsio workload (TestDFSIO):
 // Create (overwrites, creates parents), Append, Open with sequential and
-// positional reads, Truncate, RemoveAll. Each I/O call refreshes a deadline
-// of hdfs.timeout on the DataNode connection, and each NameNode RPC one on
-// the NameNode connection, so a dead or hung server turns into an error
-// within that bound.
+// positional reads, Truncate, RemoveAll.
+//
+// Every operation honours its context, and each call on a stream the
+// context the stream was opened with: the client (which takes no context)
+// dials through a guard that gives each read and write on a NameNode or
+// DataNode connection the earliest of hdfs.timeout from now and the
+// context's deadline, and that cuts blocked calls at once when the context
+// is cancelled (the runner's drain). So a hung server holds an operation no
+// longer than its context (or hdfs.timeout), and the error wraps the
+// context's. A cut NameNode RPC leaves the connection out of step, so the
+// Conn then replaces its client before the next operation (not while a
+// stream is open). An Insert or Update cut half-way leaves its temporary
+// file behind; Scan skips it and DropTable removes it.
 //
 // Properties: hdfs.namenode (host:port[,host:port], default 127.0.0.1:9000),
 // hdfs.user (default: the OS user, as Hadoop), hdfs.replication and

@@ -15,143 +15,196 @@ import (
 
 // Create implements [drivers.FileSystem]: Hadoop's create with overwrite.
 func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
-	if err := ctx.Err(); err != nil {
+	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
+	defer c.end()
 	w, err := c.create(name)
 	if errors.Is(err, os.ErrExist) {
 		if rerr := c.c.Remove(name); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			return nil, notFound("create", name, rerr)
+			return nil, ctxErr(ctx, notFound("create", name, rerr))
 		}
 		w, err = c.create(name)
 	}
 	if err != nil {
-		return nil, notFound("create", name, err)
+		return nil, ctxErr(ctx, notFound("create", name, err))
 	}
-	return &writer{f: w, ctx: ctx, timeout: c.db.cfg.Timeout}, nil
+	c.streams++
+	return &writer{c: c, f: w, ctx: ctx}, nil
 }
 
 // Append implements [drivers.FileSystem].
 func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
-	if err := ctx.Err(); err != nil {
+	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
+	defer c.end()
 	w, err := c.c.Append(name)
 	if err != nil {
-		return nil, notFound("append", name, err)
+		return nil, ctxErr(ctx, notFound("append", name, err))
 	}
-	return &writer{f: w, ctx: ctx, timeout: c.db.cfg.Timeout}, nil
+	c.streams++
+	return &writer{c: c, f: w, ctx: ctx}, nil
 }
 
 // Open implements [drivers.FileSystem].
 func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error) {
-	if err := ctx.Err(); err != nil {
+	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
+	defer c.end()
 	f, err := c.c.Open(name)
 	if err != nil {
-		return nil, notFound("open", name, err)
+		return nil, ctxErr(ctx, notFound("open", name, err))
 	}
-	return &reader{f: f, ctx: ctx, timeout: c.db.cfg.Timeout}, nil
+	c.streams++
+	return &reader{c: c, f: f, ctx: ctx}, nil
 }
 
 // Size implements [drivers.FileSystem].
 func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
+	if err := c.begin(ctx); err != nil {
+		return 0, err
+	}
+	defer c.end()
 	st, err := c.c.Stat(name)
 	if err != nil {
-		return 0, notFound("stat", name, err)
+		return 0, ctxErr(ctx, notFound("stat", name, err))
 	}
 	return st.Size(), nil
 }
 
 // Truncate implements [drivers.FileSystem].
 func (c *Conn) Truncate(ctx context.Context, name string, size int64) (bool, error) {
+	if err := c.begin(ctx); err != nil {
+		return false, err
+	}
+	defer c.end()
 	done, err := c.c.Truncate(name, size)
 	if err != nil {
-		return false, notFound("truncate", name, err)
+		return false, ctxErr(ctx, notFound("truncate", name, err))
 	}
 	return done, nil
 }
 
 // RemoveAll implements [drivers.FileSystem].
 func (c *Conn) RemoveAll(ctx context.Context, name string) error {
+	if err := c.begin(ctx); err != nil {
+		return err
+	}
+	defer c.end()
 	if err := c.c.RemoveAll(name); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("hdfs: remove %s: %w", name, err)
+		return ctxErr(ctx, fmt.Errorf("hdfs: remove %s: %w", name, err))
 	}
 	return nil
 }
 
-// writer bounds each call by the timeout and stops once ctx is done.
+// writer runs each call as an operation of its Conn under the ctx it was
+// opened with, and bounds each call by hdfs.timeout.
 type writer struct {
-	f       *hdfsc.FileWriter
-	ctx     context.Context
-	timeout time.Duration
+	c      *Conn
+	f      *hdfsc.FileWriter
+	ctx    context.Context
+	closed bool
 }
 
-func (w *writer) deadline() error {
-	if err := w.ctx.Err(); err != nil {
+// begin starts a call: see [Conn.begin]; the deadline of hdfs.timeout is
+// for the whole call, as Hadoop's per-call socket timeouts.
+func (w *writer) begin() error {
+	if err := w.c.begin(w.ctx); err != nil {
 		return err
 	}
-	if w.timeout > 0 {
-		return w.f.SetDeadline(time.Now().Add(w.timeout))
+	if t := w.c.db.cfg.Timeout; t > 0 {
+		w.f.SetDeadline(time.Now().Add(t))
 	}
 	return nil
 }
 
 func (w *writer) Write(b []byte) (int, error) {
-	if err := w.deadline(); err != nil {
+	if err := w.begin(); err != nil {
 		return 0, err
 	}
+	defer w.c.end()
 	n, err := w.f.Write(b)
 	if err != nil {
-		return n, fmt.Errorf("hdfs: write: %w", err)
+		return n, ctxErr(w.ctx, fmt.Errorf("hdfs: write: %w", err))
 	}
 	return n, nil
 }
 
 func (w *writer) Close() error {
-	if err := w.deadline(); err != nil {
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	defer func() { w.c.streams-- }()
+	if err := w.begin(); err != nil {
+		// ctx is done: cut what the stream has open (the client is
+		// replaced before the next operation) so that Close cannot block.
+		w.c.g.retire()
 		w.f.Close()
 		return err
 	}
-	if err := closeWriter(w.f); err != nil {
-		return fmt.Errorf("hdfs: close: %w", err)
+	defer w.c.end()
+	if err := closeWriter(w.ctx, w.f); err != nil {
+		return ctxErr(w.ctx, fmt.Errorf("hdfs: close: %w", err))
 	}
 	return nil
 }
 
+// reader is the reading counterpart of writer.
 type reader struct {
-	f       *hdfsc.FileReader
-	ctx     context.Context
-	timeout time.Duration
+	c      *Conn
+	f      *hdfsc.FileReader
+	ctx    context.Context
+	closed bool
 }
 
-func (r *reader) deadline() error {
-	if err := r.ctx.Err(); err != nil {
+func (r *reader) begin() error {
+	if err := r.c.begin(r.ctx); err != nil {
 		return err
 	}
-	if r.timeout > 0 {
-		return r.f.SetDeadline(time.Now().Add(r.timeout))
+	if t := r.c.db.cfg.Timeout; t > 0 {
+		r.f.SetDeadline(time.Now().Add(t))
 	}
 	return nil
 }
 
 func (r *reader) Read(b []byte) (int, error) {
-	if err := r.deadline(); err != nil {
+	if err := r.begin(); err != nil {
 		return 0, err
 	}
-	return r.f.Read(b)
+	defer r.c.end()
+	n, err := r.f.Read(b)
+	return n, ctxErr(r.ctx, readErr(err))
 }
 
 func (r *reader) ReadAt(b []byte, off int64) (int, error) {
-	if err := r.deadline(); err != nil {
-		return 0, err
-	}
 	if off >= r.Size() {
 		return 0, io.EOF // the client's Seek refuses offsets past the end
 	}
-	return r.f.ReadAt(b, off)
+	if err := r.begin(); err != nil {
+		return 0, err
+	}
+	defer r.c.end()
+	n, err := r.f.ReadAt(b, off)
+	return n, ctxErr(r.ctx, readErr(err))
 }
 
-func (r *reader) Close() error { return r.f.Close() }
-func (r *reader) Size() int64  { return r.f.Stat().Size() }
+// readErr names the driver in a read error; io.EOF stays itself.
+func readErr(err error) error {
+	if err == nil || err == io.EOF {
+		return err
+	}
+	return fmt.Errorf("hdfs: read: %w", err)
+}
+
+func (r *reader) Close() error {
+	if !r.closed {
+		r.closed = true
+		r.c.streams--
+	}
+	return r.f.Close()
+}
+
+func (r *reader) Size() int64 { return r.f.Stat().Size() }

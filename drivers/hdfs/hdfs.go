@@ -80,14 +80,12 @@ func (Driver) Configure(d *props.Decoder, s drivers.Schema) (drivers.DB, error) 
 	return New(c, s), nil
 }
 
-// DB is the shared state: the configuration and a client for table
-// administration. Safe for concurrent use.
+// DB is the shared state: the configuration. Safe for concurrent use.
 type DB struct {
 	cfg    Config
 	schema drivers.Schema
 
 	mu    sync.Mutex
-	admin *hdfsc.Client
 	nconn int
 }
 
@@ -113,23 +111,16 @@ func New(c Config, s drivers.Schema) *DB {
 // Config returns the effective configuration.
 func (db *DB) Config() Config { return db.cfg }
 
-// dial makes a client with its own NameNode connection.
-func (db *DB) dial() (*hdfsc.Client, error) {
-	t := db.cfg.Timeout
+// dial makes a client with its own NameNode connection, every connection
+// of which g bounds (see [guard]). Call it inside g.begin/g.end.
+func (db *DB) dial(g *guard) (*hdfsc.Client, error) {
 	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	if t > 0 && t < dialer.Timeout {
+	if t := db.cfg.Timeout; t > 0 && t < dialer.Timeout {
 		dialer.Timeout = t
-	}
-	nnDial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := dialer.DialContext(ctx, network, addr)
-		if err != nil || t <= 0 {
-			return c, err
-		}
-		return &deadlineConn{Conn: c, timeout: t}, nil
 	}
 	c, err := hdfsc.NewClient(hdfsc.ClientOptions{
 		Addresses: db.cfg.Namenodes, User: db.cfg.User,
-		NamenodeDialFunc: nnDial, DatanodeDialFunc: dialer.DialContext,
+		NamenodeDialFunc: g.dialer(dialer, true), DatanodeDialFunc: g.dialer(dialer, false),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hdfs: connect to namenode %s: %w: %w", strings.Join(db.cfg.Namenodes, ","), drivers.ErrUnavailable, err)
@@ -140,88 +131,69 @@ func (db *DB) dial() (*hdfsc.Client, error) {
 // Open implements [drivers.DB]: a new client (NameNode connection) per
 // worker.
 func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
-	if err := ctx.Err(); err != nil {
+	g := newGuard(db.cfg.Timeout)
+	if err := g.begin(ctx); err != nil {
 		return nil, err
 	}
-	c, err := db.dial()
+	defer g.end()
+	c, err := db.dial(g)
 	if err != nil {
-		return nil, err
+		return nil, ctxErr(ctx, err)
 	}
 	db.mu.Lock()
 	db.nconn++
 	id := db.nconn
 	db.mu.Unlock()
-	return newConn(db, c, id), nil
+	return newConn(db, c, g, id), nil
 }
 
-// Close implements [drivers.DB].
-func (db *DB) Close() error {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.admin != nil {
-		err := db.admin.Close()
-		db.admin = nil
+// Close implements [drivers.DB]; the DB holds no connection.
+func (db *DB) Close() error { return nil }
+
+// admin runs fn with a client of its own, bounded by ctx.
+func (db *DB) admin(ctx context.Context, fn func(*hdfsc.Client) error) error {
+	g := newGuard(db.cfg.Timeout)
+	if err := g.begin(ctx); err != nil {
 		return err
 	}
-	return nil
-}
-
-func (db *DB) adminClient() (*hdfsc.Client, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.admin == nil {
-		c, err := db.dial()
-		if err != nil {
-			return nil, err
-		}
-		db.admin = c
+	defer g.end()
+	c, err := db.dial(g)
+	if err != nil {
+		return ctxErr(ctx, err)
 	}
-	return db.admin, nil
+	defer func() {
+		g.retire()
+		c.Close()
+	}()
+	return ctxErr(ctx, fn(c))
 }
 
 // CreateTable implements [drivers.TableAdmin]: it makes the directory
 // /<table>. splits are ignored (HDFS has no regions).
 func (db *DB) CreateTable(ctx context.Context, table string, splits [][]byte, ifMissing bool) error {
-	c, err := db.adminClient()
-	if err != nil {
-		return err
-	}
 	dir := tableDir(table)
-	if !ifMissing {
-		if _, err := c.Stat(dir); err == nil {
-			return fmt.Errorf("hdfs: create table %q: %s: %w", table, dir, fs.ErrExist)
+	return db.admin(ctx, func(c *hdfsc.Client) error {
+		if !ifMissing {
+			if _, err := c.Stat(dir); err == nil {
+				return fmt.Errorf("hdfs: create table %q: %s: %w", table, dir, fs.ErrExist)
+			}
 		}
-	}
-	if err := c.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("hdfs: create table %q: %w", table, err)
-	}
-	return nil
+		if err := c.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("hdfs: create table %q: %w", table, err)
+		}
+		return nil
+	})
 }
 
 // DropTable implements [drivers.TableAdmin]: it removes /<table> and every
 // record in it.
 func (db *DB) DropTable(ctx context.Context, table string) error {
-	c, err := db.adminClient()
-	if err != nil {
-		return err
-	}
-	if err := c.RemoveAll(tableDir(table)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("hdfs: drop table %q: %w", table, err)
-	}
-	return nil
+	return db.admin(ctx, func(c *hdfsc.Client) error {
+		if err := c.RemoveAll(tableDir(table)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("hdfs: drop table %q: %w", table, err)
+		}
+		return nil
+	})
 }
 
 func tableDir(table string) string { return "/" + strings.Trim(table, "/") }
-
-// deadlineConn bounds each NameNode RPC: every request write sets a
-// deadline for itself and for the response read that follows (the client
-// serialises RPCs on a connection).
-type deadlineConn struct {
-	net.Conn
-	timeout time.Duration
-}
-
-func (c *deadlineConn) Write(b []byte) (int, error) {
-	c.Conn.SetDeadline(time.Now().Add(c.timeout))
-	return c.Conn.Write(b)
-}
