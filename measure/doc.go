@@ -14,11 +14,12 @@
 // # Recording
 //
 // A [Collector] hands out [Recorder]s; several worker goroutines may share
-// one (workload's runner shares min(workers, 4×GOMAXPROCS) recorders among
-// its workers, so memory stays small with thousands of workers). A
-// recorder owns two buffers of per-series histogram counts (µs, 1 µs to one
-// hour, 3 significant digits by default, in hdrhistogram-go's counts
-// layout, allocated on a series' first sample) and code counters. Writers
+// one (gobench's runner, package engine, shares min(workers, 4×GOMAXPROCS)
+// recorders among its workers, so memory stays small with thousands of
+// workers). A recorder owns two buffers of per-series histogram counts
+// (µs, 1 µs to one hour, 3 significant digits by default, in
+// hdrhistogram-go's counts layout, allocated on a series' first sample)
+// and code counters. Writers
 // update the active buffer with atomic adds inside a writer-reader phaser
 // critical section (after HdrHistogram's WriterReaderPhaser), so recording
 // is lock-free and allocation-free.

@@ -7,9 +7,9 @@ import (
 )
 
 // Recorder records samples for one or more worker goroutines. Get one from
-// [Collector.NewRecorder]; several workers may share it (workload's runner
-// makes min(workers, 4×GOMAXPROCS) recorders for all its workers). Its
-// methods are safe for concurrent use, lock-free (atomic adds inside a
+// [Collector.NewRecorder]; several workers may share it (the engine's
+// runner makes min(workers, 4×GOMAXPROCS) recorders for all its workers).
+// Its methods are safe for concurrent use, lock-free (atomic adds inside a
 // writer-reader phaser critical section), never block, and never allocate
 // except for the first sample of a series in each of the recorder's two
 // buffers, which allocates that series' counts. They may run at the same
