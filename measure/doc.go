@@ -19,10 +19,9 @@
 // workers). A recorder owns two buffers of per-series histogram counts
 // (µs, 1 µs to one hour, 3 significant digits by default, in
 // hdrhistogram-go's counts layout, allocated on a series' first sample)
-// and code counters. Writers
-// update the active buffer with atomic adds inside a writer-reader phaser
-// critical section (after HdrHistogram's WriterReaderPhaser), so recording
-// is lock-free and allocation-free.
+// and code counters. Writers update the active buffer with atomic adds
+// inside a writer-reader phaser critical section (after HdrHistogram's
+// WriterReaderPhaser), so recording is lock-free and allocation-free.
 // [Collector.Cut] swaps every recorder's buffers, waits for the phase flips,
 // and turns the old buffers into an interval [Snapshot] of hdrhistogram-go
 // histograms, which it also adds to the running total. So nothing is lost
