@@ -1,41 +1,73 @@
 # gobench: build, test, benchmark.
 #
 #   make build       the static binary ./gobench
-#   make test        everything: vet, unit tests with -race, then real Kafka,
-#                    HDFS and HBase started on 127.0.0.1 (testenv/), the
-#                    integration suites against them, and the servers stopped
-#                    again even when a test fails
-#   make test-unit   only the quick part (no servers)
+#   make test        everything: checks the tools it needs first (testenv/check.sh:
+#                    go, a C compiler for -race, Java 17 + javac, Maven on the first
+#                    run), vet with and without -tags integration, the unit tests with
+#                    -race, then real Kafka, HDFS and HBase started on 127.0.0.1
+#                    (testenv/), the integration tests against them, the servers
+#                    stopped again even when a test fails, and at the end the tests
+#                    slower than $(SLOW) and every skipped test, with its reason
+#   make test-unit   only the quick part (no servers, no Java)
+#   make test-integration   only the servers and the integration tests
+#   make check       only the check of the tools
 #   make bench       Go micro-benchmarks (allocations, hot paths)
 #   make proto       regenerate the HBase protobuf code (needs protoc)
 #   make servers-up / servers-down / servers-status   the real servers by hand
+#
+# Each test runs once. A test's file decides its pass: the unit pass runs every
+# test that builds without the integration tag; the integration pass runs only
+# the tests declared in files that build only with it (`//go:build integration`).
+# testenv/testsum finds those with `go list` (test files with and without the
+# tag) and go/parser (their Test/Fuzz functions), runs them package by package
+# with -run '^(...)$', and fails if one of them did not run or anything else
+# did; so no test is dropped or run twice, whatever its name.
+# (`go run ./testenv/testsum -only-tag integration -list` prints the selection.)
+# Both passes go through testenv/testsum (go test -json): a line per package,
+# the whole output of each failed test as it fails, the final lists.
 
 GO        ?= go
 SERVERS   ?= kafka hdfs hbase
 PKGS      := ./...
+SLOW      ?= 5s
+TESTSUM   := $(GO) run ./testenv/testsum -slow $(SLOW) -pkgs '$(PKGS)'
 export CGO_ENABLED ?= 0
 
-.PHONY: build test test-unit test-integration vet bench proto clean servers-up servers-down servers-status test-tools
+.PHONY: build check check-unit test test-unit test-integration vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
+
+check:
+	@testenv/check.sh all
+
+check-unit:
+	@testenv/check.sh unit
 
 vet:
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags integration $(PKGS)
 
-test-unit: vet
-	CGO_ENABLED=1 $(GO) test -race -count=1 $(PKGS)
+# -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
+test-unit: check-unit vet
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -- -race -count=1
 
-test: test-unit test-integration
+# Both passes; their streams are saved so that one list of slow and skipped
+# tests ends the log.
+test: check
+	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; status=0; \
+	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" && \
+	$(MAKE) --no-print-directory test-integration TESTSUM_FLAGS="-no-summary -save $$d/integration.json" || status=$$?; \
+	$(GO) run ./testenv/testsum -slow $(SLOW) -summary $$d/*.json || true; \
+	exit $$status
 
-# Starts the servers, runs every integration suite, and always stops them.
-# -p 1: one package at a time, because fault tests stop and restart the
-# shared servers.
-test-integration:
+# Starts the servers, runs the integration tests (only those: see above), and
+# always stops the servers. -p 1: one package at a time, because fault tests
+# stop, restart and freeze the shared servers.
+test-integration: check
 	@set -e; status=0; \
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
-	CGO_ENABLED=1 $(GO) test -p 1 -race -count=1 -tags integration -timeout 30m $(PKGS) || status=$$?; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -p 1 -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
 	exit $$status
 
