@@ -28,7 +28,10 @@ conf=$TE_CACHE/conf/dfsio
 mkdir -p "$conf" "$TE_RUN/dfsio-tmp"
 te_xml_props "$conf/core-site.xml" fs.defaultFS=hdfs://127.0.0.1:9000 "hadoop.tmp.dir=$TE_RUN/dfsio-tmp"
 te_xml_props "$conf/hdfs-site.xml" dfs.client.use.datanode.hostname=false
-te_xml_props "$conf/mapred-site.xml" mapreduce.framework.name=local
+# Local MapReduce stages jobs in /tmp/hadoop/mapred/staging unless told otherwise; keep
+# that, and the JVM's own temporary files, in the run dir (down.sh hdfs removes it).
+te_xml_props "$conf/mapred-site.xml" mapreduce.framework.name=local \
+	"mapreduce.jobtracker.staging.root.dir=file://$TE_RUN/dfsio-tmp/staging"
 te_log4j1 "$conf/log4j.properties" WARN
 # TestDFSIO prints its results through its logger at INFO.
 echo 'log4j.logger.org.apache.hadoop.fs.TestDFSIO=INFO' >>"$conf/log4j.properties"
@@ -39,5 +42,5 @@ for a in "$@"; do
 	[ "$a" = -resFile ] && res=()
 done
 # shellcheck disable=SC2086
-exec "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" ${DFSIO_JAVA_OPTS:--Xmx1g} \
+exec "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$TE_RUN/dfsio-tmp" ${DFSIO_JAVA_OPTS:--Xmx1g} \
 	-cp "$conf:$TE_CP" org.apache.hadoop.fs.TestDFSIO "$@" "${res[@]}"

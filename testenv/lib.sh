@@ -269,6 +269,12 @@ te_xml_props() {
 	} >"$f"
 }
 
+# Every server JVM also gets -Djava.io.tmpdir=<its run dir>/tmp (Jetty's work dirs,
+# Hadoop's and HBase's scratch files go there, and down.sh removes them with the run dir,
+# even after a kill -9), and no /tmp/hsperfdata_$USER/PID file: the JVM's performance
+# counters stay in process memory (jcmd still reads them; jps/jstat do not list the JVM).
+TE_TMP_JFLAGS=(-XX:+PerfDisableSharedMem)
+
 # JVM flags from Hadoop 3.5's scripts for Java 17 (HADOOP-19310, MAPREDUCE-7456).
 TE_HADOOP_JFLAGS=(
 	-Djava.net.preferIPv4Stack=true -XX:+IgnoreUnrecognizedVMOptions

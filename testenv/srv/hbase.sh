@@ -69,7 +69,7 @@ hbase_up() {
 	cp="$d/conf:$TE_CP"
 	t0=$SECONDS
 	te_start hbase "$d/master.out" "$d/pid" "$TE_JAVA" -Dgobench.testenv=hbase -Dproc_master \
-		"${TE_HBASE_JFLAGS[@]}" "-Xms$HBASE_HEAP" "-Xmx$HBASE_HEAP" -XX:MaxDirectMemorySize=1g -XX:+UseG1GC \
+		"${TE_HBASE_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" "-Xms$HBASE_HEAP" "-Xmx$HBASE_HEAP" -XX:MaxDirectMemorySize=1g -XX:+UseG1GC \
 		-Dhbase.log.dir="$d/logs" -Dhbase.root.logger=INFO,console \
 		-Dlog4j2.configurationFile="$d/conf/log4j2.properties" \
 		-cp "$cp" org.apache.hadoop.hbase.master.HMaster start

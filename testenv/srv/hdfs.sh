@@ -84,7 +84,7 @@ hdfs_up() {
 	hdfs_conf "$d/conf"
 	cp="$d/conf:$TE_CP"
 	t0=$SECONDS
-	if ! "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -Dhadoop.log.dir="$d/logs" \
+	if ! "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" -Xmx256m -XX:TieredStopAtLevel=1 -Dhadoop.log.dir="$d/logs" \
 		-cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
 		>"$d/format.out" 2>&1; then
 		te_log "hdfs: NameNode format failed:"
@@ -92,12 +92,12 @@ hdfs_up() {
 		return 1
 	fi
 	te_start "hdfs namenode" "$d/nn.out" "$d/nn.pid" "$TE_JAVA" -Dgobench.testenv=hdfs-nn \
-		"${TE_HADOOP_JFLAGS[@]}" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
+		"${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
 		-Dhadoop.log.dir="$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode
 	te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs namenode" "$d/nn.pid" hdfs-nn "$d/nn.out" te_port_open 9000 || { hdfs_stop_pids; return 1; }
 	te_start "hdfs datanode" "$d/dn.out" "$d/dn.pid" "$TE_JAVA" -Dgobench.testenv=hdfs-dn \
-		"${TE_HADOOP_JFLAGS[@]}" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
+		"${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" "-Xms$HDFS_HEAP" "-Xmx$HDFS_HEAP" -XX:+UseSerialGC \
 		-Dhadoop.log.dir="$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$cp" org.apache.hadoop.hdfs.server.datanode.DataNode
 	te_wait "${GOBENCH_UP_TIMEOUT:-120}" "hdfs datanode" "$d/dn.pid" hdfs-dn "$d/dn.out" hdfs_dn_ready || { hdfs_stop_pids; return 1; }

@@ -34,7 +34,7 @@ kafka_up() {
 	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
 	local cp=$TE_CP
 	rm -rf "$d"
-	mkdir -p "$d/logs"
+	mkdir -p "$d/logs" "$d/tmp"
 	cat >"$d/server.properties" <<EOF
 process.roles=broker,controller
 node.id=1
@@ -69,7 +69,7 @@ EOF
 		storage=org.apache.kafka.tools.StorageTool
 	fi
 	t0=$SECONDS
-	if ! "$TE_JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true \
+	if ! "$TE_JAVA" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" -Xmx256m -XX:TieredStopAtLevel=1 -Djava.net.preferIPv4Stack=true \
 		-Dlog4j2.configurationFile="$d/log4j2.properties" -cp "$cp" \
 		"$storage" format -t "$KAFKA_CLUSTER_ID" -c "$d/server.properties" >"$d/format.out" 2>&1; then
 		te_log "kafka: storage format failed:"
@@ -77,7 +77,7 @@ EOF
 		return 1
 	fi
 	te_start kafka "$d/server.out" "$d/pid" "$TE_JAVA" -Dgobench.testenv=kafka \
-		"-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
+		"${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
 		-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 \
 		-Djava.awt.headless=true -Djava.net.preferIPv4Stack=true \
 		-Dlog4j2.configurationFile="$d/log4j2.properties" -Dkafka.logs.dir="$d" \
