@@ -36,20 +36,24 @@ const (
 	frozenSlack  = 2 * time.Second
 )
 
+// testenvRun is testenv's run dir, as testenv/lib.sh computes it.
+func testenvRun() string {
+	if run := os.Getenv("GOBENCH_RUN"); run != "" {
+		return run
+	}
+	tmp := os.Getenv("TMPDIR")
+	if tmp == "" {
+		tmp = "/tmp"
+	}
+	return filepath.Join(tmp, "gobench-testenv")
+}
+
 // testenvPid returns the pid of a running testenv HDFS daemon (name "nn" or
 // "dn") from its pid file, checking its -Dgobench.testenv marker so that a
 // reused pid is never frozen.
 func testenvPid(t *testing.T, name string) int {
 	t.Helper()
-	run := os.Getenv("GOBENCH_RUN")
-	if run == "" {
-		tmp := os.Getenv("TMPDIR")
-		if tmp == "" {
-			tmp = "/tmp"
-		}
-		run = filepath.Join(tmp, "gobench-testenv")
-	}
-	pidFile := filepath.Join(run, "hdfs", name+".pid")
+	pidFile := filepath.Join(testenvRun(), "hdfs", name+".pid")
 	b, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatalf("HDFS %s pid: %v (start HDFS with testenv/up.sh hdfs; GOBENCH_RUN sets the run dir)", name, err)
@@ -258,4 +262,25 @@ func TestIntegrationNameNodeFrozen(t *testing.T) {
 	f.checkBounded(t, nil)
 	thaw()
 	f.checkRecovered(t)
+}
+
+// The testenv HDFS keeps its temporary files in its run dir, which down.sh
+// removes even after a kill -9: each daemon's Jetty work dir (once left in
+// /tmp as jetty-127_0_0_1-9870-hdfs-* whenever a test killed the NameNode)
+// is under $GOBENCH_RUN/hdfs/tmp, and no /tmp/hsperfdata_$USER/PID file
+// exists for it. (Servers started by an older testenv fail this: restart
+// them with testenv/down.sh hdfs; testenv/up.sh hdfs.)
+func TestIntegrationTestenvTempFilesInRunDir(t *testing.T) {
+	for _, d := range []struct{ name, jetty string }{{"nn", "jetty-127_0_0_1-9870-hdfs-*"}, {"dn", "jetty-127_0_0_1-*-datanode-*"}} {
+		pid := testenvPid(t, d.name)
+		tmp := filepath.Join(testenvRun(), "hdfs", "tmp")
+		if m, _ := filepath.Glob(filepath.Join(tmp, d.jetty)); len(m) == 0 {
+			all, _ := filepath.Glob(filepath.Join(os.TempDir(), d.jetty))
+			t.Errorf("HDFS %s (pid %d): no %s in %s (in %s: %d)", d.name, pid, d.jetty, tmp, os.TempDir(), len(all))
+		}
+		matches, _ := filepath.Glob(filepath.Join("/tmp", "hsperfdata_*", strconv.Itoa(pid)))
+		if len(matches) > 0 {
+			t.Errorf("HDFS %s (pid %d) has %v", d.name, pid, matches)
+		}
+	}
 }
