@@ -7,7 +7,7 @@
 #                    -race, then real Kafka, HDFS and HBase started on 127.0.0.1
 #                    (testenv/), the integration tests against them, the servers
 #                    stopped again even when a test fails, and at the end the tests
-#                    slower than $(SLOW) and every skipped test, with its reason
+#                    slower than SLOW (5s) and every skipped test, with its reason
 #   make test-unit   only the quick part (no servers, no Java)
 #   make test-integration   only the servers and the integration tests
 #   make check       only the check of the tools
@@ -20,6 +20,7 @@
 # the tests declared in files that build only with it (`//go:build integration`).
 # testenv/testsum finds those with `go list` (test files with and without the
 # tag) and go/parser (their Test/Fuzz functions), runs them package by package
+# (one at a time: fault tests stop, restart and freeze the shared servers)
 # with -run '^(...)$', and fails if one of them did not run or anything else
 # did; so no test is dropped or run twice, whatever its name.
 # (`go run ./testenv/testsum -only-tag integration -list` prints the selection.)
@@ -61,13 +62,12 @@ test: check
 	$(GO) run ./testenv/testsum -slow $(SLOW) -summary $$d/*.json || true; \
 	exit $$status
 
-# Starts the servers, runs the integration tests (only those: see above), and
-# always stops the servers. -p 1: one package at a time, because fault tests
-# stop, restart and freeze the shared servers.
+# Starts the servers, runs the integration tests (only those, one package at a
+# time: see above), and always stops the servers.
 test-integration: check
 	@set -e; status=0; \
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
-	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -p 1 -race -count=1 -timeout 30m || status=$$?; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
 	exit $$status
 

@@ -63,7 +63,7 @@ func TestMakefileRunsEachPassOnce(t *testing.T) {
 		{unit, "CGO_ENABLED=1 go run ./testenv/testsum"},
 		{unit, "-- -race -count=1"},
 		{integ, "testenv/check.sh all"},
-		{integ, "-only-tag integration -- -p 1 -race"},
+		{integ, "-only-tag integration -- -race -count=1"},
 	} {
 		if !strings.Contains(c.in, c.want) {
 			t.Errorf("make -n lacks %q:\n%s", c.want, c.in)

@@ -23,7 +23,8 @@
 // With -only-tag integration, testsum asks `go list` for each package's test
 // files with and without the tag; the files that only the tagged build has
 // are the integration files, and their Test and Fuzz functions (read with
-// go/parser) are the only ones run, package by package, with
+// go/parser) are the only ones run, one package after another (never two
+// at once: fault tests stop and freeze the shared servers), with
 // -run '^(A|B)$'. So a test lives in exactly one pass, decided by its file's
 // //go:build line, and no naming convention can drop one. After the run
 // testsum checks that each selected test ran, and fails if one did not or
