@@ -189,3 +189,23 @@ func TestBuildFailureIsShown(t *testing.T) {
 		t.Errorf("exit %d, want 1 and the compiler's message:\n%s", code, all)
 	}
 }
+
+// A test that never ends (here: past -timeout) is shown with the panic,
+// although it never reports its own failure.
+func TestTimeoutIsShown(t *testing.T) {
+	module(t, map[string]string{
+		"p/p.go":      "package p\n",
+		"p/p_test.go": "package p\nimport (\"testing\"; \"time\")\nfunc TestHangs(t *testing.T) { t.Log(\"started\"); time.Sleep(time.Minute) }\n",
+	})
+	var out, errb bytes.Buffer
+	code := run([]string{"--", "-count=1", "-timeout=1s"}, &out, &errb)
+	o := out.String()
+	for _, want := range []string{"panic: test timed out", "TestHangs", "started", "FAIL example.com/m/p"} {
+		if !strings.Contains(o, want) {
+			t.Errorf("output lacks %q:\n%s", want, o)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+}
