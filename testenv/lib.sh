@@ -190,8 +190,16 @@ te_start() {
 	local tag=$1 log=$2 pidf=$3
 	shift 3
 	local pid i
-	# 9>&-: the server must not inherit the te_lock descriptor (it would hold the lock).
-	setsid nohup "$@" >"$log" 2>&1 </dev/null 9>&- &
+	# The server must inherit no descriptor but 0-2: not te_lock's (9), nor a
+	# caller's (`flock FILE make test` holds FILE on fd 3); a JVM keeping one
+	# would hold that lock for as long as it runs.
+	(
+		for fd in /proc/self/fd/*; do
+			fd=${fd##*/}
+			if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+		done
+		exec setsid nohup "$@" >"$log" 2>&1 </dev/null
+	) &
 	pid=$!
 	echo "$pid" >"$pidf"
 	# Until the background shell has exec'd java, /proc/PID/cmdline lacks the
