@@ -31,7 +31,15 @@ type Options struct {
 	// RetryPause is the base pause of the backoff (default 100ms).
 	RetryPause time.Duration
 	// DialTimeout bounds connecting to a server or ZooKeeper (default 10s).
+	// A dial to a RegionServer runs on its own, shared by every caller
+	// that needs that server; each caller waits at most until its context
+	// (or operation deadline) ends.
 	DialTimeout time.Duration
+	// FailedServerExpiry is how long a RegionServer whose dial failed stays
+	// on the recently-failed list (default 2s, Java's
+	// hbase.ipc.client.failed.servers.expiry): calls to it fail at once
+	// with an error wrapping [ErrConnection] instead of dialling again.
+	FailedServerExpiry time.Duration
 	// ScanMaxResultSize caps the bytes per scan RPC (default 2 MiB).
 	ScanMaxResultSize uint64
 	// Dial opens TCP connections (default net.Dialer). Tests and setups with
@@ -61,6 +69,9 @@ func (o *Options) setDefaults() {
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = 10 * time.Second
 	}
+	if o.FailedServerExpiry <= 0 {
+		o.FailedServerExpiry = 2 * time.Second
+	}
 	if o.ScanMaxResultSize == 0 {
 		o.ScanMaxResultSize = 2 << 20
 	}
@@ -78,25 +89,33 @@ type Client struct {
 	opts  Options
 	cache *regionCache
 
-	mu        sync.RWMutex
-	conns     map[string]*rpcConn // ClientService connections by host:port
-	metaAddr  string
-	master    *rpcConn
-	closed    bool
-	dialMu    sync.Mutex    // serializes dialling, so one connection per server
+	mu       sync.RWMutex
+	conns    map[string]*rpcConn  // ClientService connections by host:port
+	dials    map[string]*dialCall // dials in flight by host:port
+	failed   map[string]time.Time // recently failed servers: when they may be dialled again
+	metaAddr string
+	master   *rpcConn
+	closed   bool
+
+	life      context.Context // ends when the client closes: stops dials in flight
+	stop      context.CancelFunc
 	lookupSem chan struct{} // capacity 1: serializes hbase:meta lookups
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.
 func New(opts Options) *Client {
 	opts.setDefaults()
-	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn), lookupSem: make(chan struct{}, 1)}
+	life, stop := context.WithCancel(context.Background())
+	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn),
+		dials: make(map[string]*dialCall), failed: make(map[string]time.Time),
+		life: life, stop: stop, lookupSem: make(chan struct{}, 1)}
 }
 
 // Close closes every connection; calls in flight fail.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	c.closed = true
+	c.stop()
 	conns := c.conns
 	c.conns = map[string]*rpcConn{}
 	m := c.master
@@ -109,56 +128,6 @@ func (c *Client) Close() error {
 		m.close()
 	}
 	return nil
-}
-
-// regionConn returns the live ClientService connection to addr, dialling it
-// if needed.
-func (c *Client) regionConn(ctx context.Context, addr string) (*rpcConn, error) {
-	c.mu.RLock()
-	rc, closed := c.conns[addr], c.closed
-	c.mu.RUnlock()
-	if closed {
-		return nil, ErrClosed
-	}
-	if rc != nil && rc.alive() {
-		return rc, nil
-	}
-	c.dialMu.Lock()
-	defer c.dialMu.Unlock()
-	c.mu.RLock()
-	rc = c.conns[addr]
-	c.mu.RUnlock()
-	if rc != nil && rc.alive() {
-		return rc, nil
-	}
-	rc, err := dialConn(ctx, &c.opts, addr, "ClientService")
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		rc.close()
-		return nil, ErrClosed
-	}
-	c.conns[addr] = rc
-	c.mu.Unlock()
-	return rc, nil
-}
-
-// dropServer closes the connection to addr and forgets its regions.
-func (c *Client) dropServer(addr string) {
-	c.mu.Lock()
-	rc := c.conns[addr]
-	delete(c.conns, addr)
-	if c.metaAddr == addr {
-		c.metaAddr = ""
-	}
-	c.mu.Unlock()
-	if rc != nil {
-		rc.close()
-	}
-	c.cache.removeServer(addr)
 }
 
 func (c *Client) deadline(ctx context.Context) time.Time {

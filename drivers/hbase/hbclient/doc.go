@@ -18,7 +18,12 @@
 //     answers may come in any order. A call waits for its response, its context, or the
 //     RPC timeout (the server is told the remaining time). A dead connection
 //     fails every pending call with an error wrapping [ErrConnection] and is
-//     re-dialled on next use.
+//     re-dialled on next use. Dials are per server and run on their own:
+//     one dial in flight per server, shared by the callers that need it,
+//     each of which waits only until its own context or deadline ends, so a
+//     hanging server delays no other. A server whose dial failed stays on a
+//     recently-failed list for Options.FailedServerExpiry (2 s, as Java's
+//     FailedServers): calls to it fail at once meanwhile.
 //   - Locating: hbase:meta's server comes from ZooKeeper
 //     (<parent>/meta-region-server); a row's region from a reverse scan of
 //     hbase:meta that also prefetches the regions before it. Regions are

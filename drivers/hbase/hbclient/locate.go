@@ -191,7 +191,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 // callRegionServer makes one ClientService call with generated messages
 // (for the paths where allocation does not matter).
 func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message) error {
-	rc, err := c.regionConn(ctx, addr)
+	rc, err := c.regionConn(ctx, addr, time.Time{})
 	if err != nil {
 		return err
 	}

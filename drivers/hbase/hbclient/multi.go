@@ -116,7 +116,7 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 		}
 		return f
 	}
-	rc, err := c.regionConn(ctx, addr)
+	rc, err := c.regionConn(ctx, addr, time.Time{})
 	if err != nil {
 		return all(err)
 	}

@@ -96,7 +96,7 @@ func (c *Client) Get(ctx context.Context, table string, row, family []byte, qual
 }
 
 func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, quals [][]byte, res *Result) error {
-	rc, err := c.regionConn(ctx, reg.addr)
+	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -164,7 +164,7 @@ func (c *Client) Mutate(ctx context.Context, table string, m *Mutation) error {
 }
 
 func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation) error {
-	rc, err := c.regionConn(ctx, reg.addr)
+	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
 	if err != nil {
 		return err
 	}

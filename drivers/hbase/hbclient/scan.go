@@ -122,7 +122,7 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 		return false, false, err
 	}
 	st.reg = reg
-	rc, err := c.regionConn(ctx, reg.addr)
+	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
 	if err != nil {
 		return false, false, err
 	}
