@@ -155,7 +155,7 @@ func (c *Client) retry(ctx context.Context, err error, reg *region, attempt int,
 		}
 	case actReconnect:
 		if reg != nil {
-			c.dropServer(reg.addr)
+			c.dropServer(reg.addr, connOf(err))
 		}
 	}
 	var re *RemoteError

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -106,6 +107,26 @@ func (c *rpcConn) alive() bool { return !c.dead.Load() }
 // close shuts the connection down, failing every pending call.
 func (c *rpcConn) close() { c.fail(fmt.Errorf("connection to %s closed: %w", c.addr, ErrConnection)) }
 
+// connError is an error that came from (or over) one connection, so that
+// error handling can tell a failure of the current connection to a server
+// from a late one of a connection already replaced.
+type connError struct {
+	rc  *rpcConn
+	err error
+}
+
+func (e *connError) Error() string { return e.err.Error() }
+func (e *connError) Unwrap() error { return e.err }
+
+// connOf returns the connection err came from, or nil.
+func connOf(err error) *rpcConn {
+	var ce *connError
+	if errors.As(err, &ce) {
+		return ce.rc
+	}
+	return nil
+}
+
 // fail marks the connection dead (first error wins) and fails every pending call.
 func (c *rpcConn) fail(err error) {
 	c.mu.Lock()
@@ -113,6 +134,7 @@ func (c *rpcConn) fail(err error) {
 		c.mu.Unlock()
 		return
 	}
+	err = &connError{rc: c, err: err}
 	c.err = err
 	c.dead.Store(true)
 	pending := c.pending
@@ -225,7 +247,7 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 		return nil, err
 	}
 	if cl.resp.exception != nil {
-		err := parseException(cl.resp.exception)
+		err := &connError{rc: c, err: parseException(cl.resp.exception)}
 		cl.release()
 		return nil, err
 	}

@@ -90,17 +90,32 @@ func (c *Client) dial(addr string, d *dialCall) {
 	close(d.done)
 }
 
-// dropServer closes the connection to addr and forgets its regions.
-func (c *Client) dropServer(addr string) {
+// dropServer handles a connection-level failure of addr that came from
+// connection failed (nil if none, e.g. a failed dial): it closes that
+// connection, unmaps it and forgets the server's regions. If addr is mapped
+// to another, healthy connection meanwhile (a re-dial after the failure),
+// the error is a late one of the old connection: the replacement, its calls
+// and the regions cached since are left alone.
+func (c *Client) dropServer(addr string, failed *rpcConn) {
 	c.mu.Lock()
-	rc := c.conns[addr]
+	cur := c.conns[addr]
+	if cur != nil && cur != failed && cur.alive() {
+		c.mu.Unlock()
+		if failed != nil {
+			failed.close()
+		}
+		return
+	}
 	delete(c.conns, addr)
 	if c.metaAddr == addr {
 		c.metaAddr = ""
 	}
 	c.mu.Unlock()
-	if rc != nil {
-		rc.close()
+	if cur != nil {
+		cur.close()
+	}
+	if failed != nil && failed != cur {
+		failed.close()
 	}
 	c.cache.removeServer(addr)
 }

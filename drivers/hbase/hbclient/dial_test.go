@@ -121,3 +121,55 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 	t.Fatalf("timed out waiting for %s", what)
 }
+
+// TestClientLateErrorKeepsReplacement: a connection error that arrives
+// from an old connection after the client re-dialled must not close the
+// healthy replacement (nor drop the regions cached since).
+func TestClientLateErrorKeepsReplacement(t *testing.T) {
+	n := hbtest.NewNet(t)
+	var got sync.WaitGroup
+	got.Add(1)
+	n.Serve("rs:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		if string(param) == "hang" {
+			got.Done()
+			return // never answered
+		}
+		s.Reply(id, nil)
+	})
+	c := netClient(t, n, "rs:1", "rs:1", Options{})
+	ctx := context.Background()
+	rcA, err := c.regionConn(ctx, "rs:1", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := rcA.call(ctx, "Get", []byte("hang"), 5*time.Second)
+		errc <- err
+	}()
+	got.Wait()
+	n.Disconnect("rs:1")
+	errA := <-errc
+	if !errors.Is(errA, ErrConnection) {
+		t.Fatalf("call on the disconnected connection: %v; want ErrConnection", errA)
+	}
+	rcB, err := c.regionConn(ctx, "rs:1", time.Time{})
+	if err != nil || rcB == rcA {
+		t.Fatalf("re-dial: %v (same connection: %v)", err, rcB == rcA)
+	}
+	reg := c.cache.get("t", []byte("a"))
+	if err := c.retry(ctx, errA, reg, 0, time.Now().Add(time.Second)); err != nil {
+		t.Fatalf("retry of the late error: %v", err)
+	}
+	c.mu.RLock()
+	mapped := c.conns["rs:1"]
+	c.mu.RUnlock()
+	if !rcB.alive() || mapped != rcB {
+		t.Errorf("the late error of the old connection closed its replacement (alive %v, still mapped %v)", rcB.alive(), mapped == rcB)
+	}
+	if cl, err := rcB.call(ctx, "Get", []byte("x"), time.Second); err != nil {
+		t.Errorf("call on the replacement: %v", err)
+	} else {
+		cl.release()
+	}
+}

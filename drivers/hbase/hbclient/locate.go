@@ -145,7 +145,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 		if a := classify(err); a == actRelocate || a == actReconnect {
 			c.forgetMeta()
 			if a == actReconnect {
-				c.dropServer(addr)
+				c.dropServer(addr, connOf(err))
 			}
 		}
 		return nil, fmt.Errorf("scan hbase:meta on %s: %w", addr, err)
