@@ -25,8 +25,8 @@ type Options struct {
 	// RPCTimeout bounds one RPC (default 60s); the server is told the
 	// remaining time too.
 	RPCTimeout time.Duration
-	// OperationTimeout bounds an operation with all its retries when the
-	// context has no deadline (default 120s).
+	// OperationTimeout bounds an operation with all its retries, counted
+	// from its start, when the context has no deadline (default 120s).
 	OperationTimeout time.Duration
 	// RetryPause is the base pause of the backoff (default 100ms).
 	RetryPause time.Duration
@@ -130,11 +130,26 @@ func (c *Client) Close() error {
 	return nil
 }
 
+// deadline returns when an operation starting now must end: ctx's
+// deadline, or OperationTimeout from now. Every attempt, its RPCs and its
+// waits for a dial or a meta lookup are bounded by it.
 func (c *Client) deadline(ctx context.Context) time.Time {
 	if dl, ok := ctx.Deadline(); ok {
 		return dl
 	}
 	return time.Now().Add(c.opts.OperationTimeout)
+}
+
+// rpcTimeout bounds one RPC of an operation ending at deadline: the RPC
+// timeout, or the time left if that is shorter (at least 1ms).
+func (c *Client) rpcTimeout(deadline time.Time) time.Duration {
+	d := c.opts.RPCTimeout
+	if !deadline.IsZero() {
+		if left := time.Until(deadline); left < d {
+			d = max(left, time.Millisecond)
+		}
+	}
+	return d
 }
 
 // retry handles err from attempt (0-based) of an operation on reg (nil when

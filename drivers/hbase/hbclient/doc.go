@@ -31,8 +31,10 @@
 //     Java client does (NotServingRegion, RegionMoved, connection errors,
 //     server stopping) or keep them (RegionOpening, busy, call queue full).
 //   - Retries: the Java client's pause multipliers (base 100 ms), bounded by
-//     the context's deadline or Options.OperationTimeout; permanent server
-//     errors return at once as a [*RemoteError].
+//     the context's deadline or Options.OperationTimeout counted from the
+//     operation's start: every RPC, dial wait and meta lookup of the
+//     operation gets at most the time left. Permanent server errors return
+//     at once as a [*RemoteError].
 //   - Allocation: the per-operation paths (Get, Mutate, Scan requests and
 //     Result decoding) are encoded and decoded by hand with protowire into
 //     pooled buffers; a reused [Result] owns the returned bytes. Get, Mutate

@@ -20,7 +20,7 @@ var metaRegionName = []byte("hbase:meta,,1")
 var errRegionNotReady = errors.New("region not assigned yet")
 
 // locate returns the region of table holding row, from the cache or from meta.
-func (c *Client) locate(ctx context.Context, table string, row []byte) (*region, error) {
+func (c *Client) locate(ctx context.Context, table string, row []byte, deadline time.Time) (*region, error) {
 	if r := c.cache.get(table, row); r != nil {
 		return r, nil
 	}
@@ -36,7 +36,7 @@ func (c *Client) locate(ctx context.Context, table string, row []byte) (*region,
 	if r := c.cache.get(table, row); r != nil {
 		return r, nil
 	}
-	return c.lookupMeta(ctx, table, row)
+	return c.lookupMeta(ctx, table, row, deadline)
 }
 
 // metaServer returns the address of hbase:meta's RegionServer, reading
@@ -120,7 +120,7 @@ func metaRow(res *pb.Result) (*region, *pb.RegionInfo, error) {
 // lookupMeta finds the region of table holding row with a reverse scan of
 // hbase:meta (hbase-wire.md §3.4) and caches it together with the other
 // usable regions the scan returned.
-func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*region, error) {
+func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadline time.Time) (*region, error) {
 	addr, err := c.metaServer(ctx)
 	if err != nil {
 		return nil, err
@@ -141,7 +141,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp); err != nil {
+	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline); err != nil {
 		if a := classify(err); a == actRelocate || a == actReconnect {
 			c.forgetMeta()
 			if a == actReconnect {
@@ -190,12 +190,12 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 
 // callRegionServer makes one ClientService call with generated messages
 // (for the paths where allocation does not matter).
-func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message) error {
-	rc, err := c.regionConn(ctx, addr, time.Time{})
+func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, addr, deadline)
 	if err != nil {
 		return err
 	}
-	return callProto(ctx, rc, method, req, resp, c.opts.RPCTimeout)
+	return callProto(ctx, rc, method, req, resp, c.rpcTimeout(deadline))
 }
 
 func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.Message, timeout time.Duration) error {

@@ -28,16 +28,13 @@ func (c *Client) Multi(ctx context.Context, table string, muts []Mutation) error
 	for i := range pending {
 		pending[i] = i
 	}
-	var deadline time.Time
+	deadline := c.deadline(ctx)
 	for attempt := 0; len(pending) > 0; attempt++ {
-		failed, reg, err := c.multi1(ctx, table, muts, pending)
+		failed, reg, err := c.multi1(ctx, table, muts, pending, deadline)
 		if len(failed) == 0 {
 			return nil
 		}
 		pending = failed
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
 		if rerr := c.retry(ctx, err, reg, attempt, deadline); rerr != nil {
 			return fmt.Errorf("multi on %s: %d of %d mutations failed: %w", table, len(pending), len(muts), rerr)
 		}
@@ -59,11 +56,11 @@ type multiFailure struct {
 // multi1 sends one round of pending mutations. It returns the indexes that
 // failed, and one representative error (the permanent one if any) with its
 // region; regions failing with relocation errors are already dropped.
-func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int) (failed []int, reg *region, err error) {
+func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int, deadline time.Time) (failed []int, reg *region, err error) {
 	servers := make(map[string][]*regionBatch)
 	byRegion := make(map[*region]*regionBatch)
 	for _, i := range pending {
-		r, lerr := c.locate(ctx, table, muts[i].Row)
+		r, lerr := c.locate(ctx, table, muts[i].Row, deadline)
 		if lerr != nil {
 			failed = append(failed, i)
 			if err == nil || classify(lerr) == actFail {
@@ -86,7 +83,7 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f := c.multiServer(ctx, addr, muts, batches)
+			f := c.multiServer(ctx, addr, muts, batches, deadline)
 			mu.Lock()
 			fails = append(fails, f...)
 			mu.Unlock()
@@ -108,7 +105,7 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 
 // multiServer sends one MultiRequest with batches to addr and returns the
 // failures.
-func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, batches []*regionBatch) []multiFailure {
+func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, batches []*regionBatch, deadline time.Time) []multiFailure {
 	all := func(err error) []multiFailure {
 		f := make([]multiFailure, len(batches))
 		for i, b := range batches {
@@ -116,13 +113,13 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 		}
 		return f
 	}
-	rc, err := c.regionConn(ctx, addr, time.Time{})
+	rc, err := c.regionConn(ctx, addr, deadline)
 	if err != nil {
 		return all(err)
 	}
 	p := getFrame(0)
 	*p = appendMultiRequest((*p)[:0], muts, batches)
-	cl, err := rc.call(ctx, "Multi", *p, c.opts.RPCTimeout)
+	cl, err := rc.call(ctx, "Multi", *p, c.rpcTimeout(deadline))
 	framePool.Put(p)
 	if err != nil {
 		return all(err)

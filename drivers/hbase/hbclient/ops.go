@@ -77,17 +77,14 @@ func (m *Mutation) check() error {
 // family; quals empty reads the whole family. A missing row leaves res with
 // no cells and returns nil. res must not be shared with other goroutines.
 func (c *Client) Get(ctx context.Context, table string, row, family []byte, quals [][]byte, res *Result) error {
-	var deadline time.Time
+	deadline := c.deadline(ctx)
 	for attempt := 0; ; attempt++ {
 		res.Reset()
-		reg, err := c.locate(ctx, table, row)
+		reg, err := c.locate(ctx, table, row, deadline)
 		if err == nil {
-			if err = c.get1(ctx, reg, row, family, quals, res); err == nil {
+			if err = c.get1(ctx, reg, row, family, quals, res, deadline); err == nil {
 				return nil
 			}
-		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
 		}
 		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
 			return fmt.Errorf("get row %q of %s: %w", row, table, err)
@@ -95,14 +92,14 @@ func (c *Client) Get(ctx context.Context, table string, row, family []byte, qual
 	}
 }
 
-func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, quals [][]byte, res *Result) error {
-	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
+func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, quals [][]byte, res *Result, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, reg.addr, deadline)
 	if err != nil {
 		return err
 	}
 	p := getFrame(0)
 	*p = appendGetRequest((*p)[:0], reg.name, row, family, quals)
-	cl, err := rc.call(ctx, "Get", *p, c.opts.RPCTimeout)
+	cl, err := rc.call(ctx, "Get", *p, c.rpcTimeout(deadline))
 	framePool.Put(p)
 	if err != nil {
 		return err
@@ -141,21 +138,18 @@ func decodeGetResponse(b []byte, res *Result) error {
 }
 
 // Mutate applies m (a Put or Delete) to table, retrying until the context's
-// deadline (or the operation timeout).
+// deadline (or the operation timeout, counted from the call).
 func (c *Client) Mutate(ctx context.Context, table string, m *Mutation) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("mutate %s: %w", table, err)
 	}
-	var deadline time.Time
+	deadline := c.deadline(ctx)
 	for attempt := 0; ; attempt++ {
-		reg, err := c.locate(ctx, table, m.Row)
+		reg, err := c.locate(ctx, table, m.Row, deadline)
 		if err == nil {
-			if err = c.mutate1(ctx, reg, m); err == nil {
+			if err = c.mutate1(ctx, reg, m, deadline); err == nil {
 				return nil
 			}
-		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
 		}
 		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
 			return fmt.Errorf("mutate row %q of %s: %w", m.Row, table, err)
@@ -163,14 +157,14 @@ func (c *Client) Mutate(ctx context.Context, table string, m *Mutation) error {
 	}
 }
 
-func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation) error {
-	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
+func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, reg.addr, deadline)
 	if err != nil {
 		return err
 	}
 	p := getFrame(0)
 	*p = appendMutateRequest((*p)[:0], reg.name, m)
-	cl, err := rc.call(ctx, "Mutate", *p, c.opts.RPCTimeout)
+	cl, err := rc.call(ctx, "Mutate", *p, c.rpcTimeout(deadline))
 	framePool.Put(p)
 	if err != nil {
 		return err

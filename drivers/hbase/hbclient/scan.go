@@ -41,7 +41,8 @@ func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Resul
 	st.c, st.table, st.s, st.res, st.fn = c, table, s, res, fn
 	st.cur = append(st.cur[:0], s.Start...)
 	st.include, st.got = true, 0
-	var deadline time.Time
+	deadline := c.deadline(ctx)
+	st.deadline = deadline
 	attempt := 0
 	for {
 		done, progressed, err := st.region(ctx)
@@ -58,9 +59,6 @@ func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Resul
 		if progressed {
 			attempt = 0
 		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
 		if err = c.retry(ctx, err, st.reg, attempt, deadline); err != nil {
 			return fmt.Errorf("scan %s from %q: %w", table, s.Start, err)
 		}
@@ -69,17 +67,18 @@ func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Resul
 }
 
 type scanState struct {
-	c       *Client
-	table   string
-	s       *ScanSpec
-	res     *Result
-	fn      func(*Result) error
-	fnErr   error
-	reg     *region
-	cur     []byte // where the next (re)open starts
-	include bool   // whether cur itself is still to be returned
-	got     int
-	results [][]byte // reused by parseScanResponse
+	c        *Client
+	table    string
+	s        *ScanSpec
+	res      *Result
+	fn       func(*Result) error
+	fnErr    error
+	reg      *region
+	deadline time.Time // of the whole scan
+	cur      []byte    // where the next (re)open starts
+	include  bool      // whether cur itself is still to be returned
+	got      int
+	results  [][]byte // reused by parseScanResponse
 }
 
 // scanPool recycles scan states with their row and result buffers.
@@ -117,12 +116,12 @@ func (st *scanState) remaining() uint32 {
 func (st *scanState) region(ctx context.Context) (done, progressed bool, err error) {
 	c := st.c
 	st.reg = nil
-	reg, err := c.locate(ctx, st.table, st.cur)
+	reg, err := c.locate(ctx, st.table, st.cur, st.deadline)
 	if err != nil {
 		return false, false, err
 	}
 	st.reg = reg
-	rc, err := c.regionConn(ctx, reg.addr, time.Time{})
+	rc, err := c.regionConn(ctx, reg.addr, st.deadline)
 	if err != nil {
 		return false, false, err
 	}
@@ -132,7 +131,7 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 	var scannerID uint64
 	open := false
 	for {
-		cl, err := rc.call(ctx, "Scan", *p, c.opts.RPCTimeout)
+		cl, err := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline))
 		if err != nil {
 			return false, progressed, err
 		}
@@ -164,7 +163,7 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 		if err != nil || done || !open {
 			if open {
 				*p = appendScanClose((*p)[:0], scannerID)
-				if cl, cerr := rc.call(ctx, "Scan", *p, c.opts.RPCTimeout); cerr == nil {
+				if cl, cerr := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline)); cerr == nil {
 					cl.release()
 				}
 			}
