@@ -70,18 +70,18 @@ func (c *Client) dropMaster(m *rpcConn) {
 // masterCall makes one MasterService call, retrying what is retryable
 // (master failover, PleaseHold, connection errors) until the deadline.
 func (c *Client) masterCall(ctx context.Context, method string, req, resp proto.Message) error {
-	deadline := c.deadline(ctx)
-	for attempt := 0; ; attempt++ {
+	rt := c.retrier(ctx)
+	for {
 		m, err := c.masterConn(ctx)
 		if err == nil {
-			if err = callProto(ctx, m, method, req, resp, c.rpcTimeout(deadline)); err == nil {
+			if err = callProto(ctx, m, method, req, resp, c.rpcTimeout(rt.deadline)); err == nil {
 				return nil
 			}
 			if classify(err) == actReconnect {
 				c.dropMaster(m)
 			}
 		}
-		if err = c.retry(ctx, err, nil, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, nil); err != nil {
 			return fmt.Errorf("master %s: %w", method, err)
 		}
 	}

@@ -2,8 +2,6 @@ package hbclient
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -28,8 +26,18 @@ type Options struct {
 	// OperationTimeout bounds an operation with all its retries, counted
 	// from its start, when the context has no deadline (default 120s).
 	OperationTimeout time.Duration
-	// RetryPause is the base pause of the backoff (default 100ms).
+	// RetryPause is the base pause of the backoff (default 100ms, Java's
+	// hbase.client.pause): retry n waits RetryPause times HBase's
+	// RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100, 100, 100, 200,
+	// 200, then 200 again), plus up to 1% jitter.
 	RetryPause time.Duration
+	// PauseServerOverloaded replaces RetryPause after an error the server
+	// marks overloaded (call queue full; default RetryPause, as Java's
+	// hbase.client.pause.server.overloaded).
+	PauseServerOverloaded time.Duration
+	// Retries caps the retries of one operation (default 15, Java's
+	// hbase.client.retries.number; negative: none), besides its deadline.
+	Retries int
 	// DialTimeout bounds connecting to a server or ZooKeeper (default 10s).
 	// A dial to a RegionServer runs on its own, shared by every caller
 	// that needs that server; each caller waits at most until its context
@@ -65,6 +73,15 @@ func (o *Options) setDefaults() {
 	}
 	if o.RetryPause <= 0 {
 		o.RetryPause = 100 * time.Millisecond
+	}
+	if o.PauseServerOverloaded <= 0 {
+		o.PauseServerOverloaded = o.RetryPause
+	}
+	switch {
+	case o.Retries == 0:
+		o.Retries = 15
+	case o.Retries < 0:
+		o.Retries = 0
 	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = 10 * time.Second
@@ -150,33 +167,4 @@ func (c *Client) rpcTimeout(deadline time.Time) time.Duration {
 		}
 	}
 	return d
-}
-
-// retry handles err from attempt (0-based) of an operation on reg (nil when
-// locating failed): it updates the caches as the error demands and sleeps
-// the backoff. It returns nil if the operation should be tried again, or the
-// error to return.
-func (c *Client) retry(ctx context.Context, err error, reg *region, attempt int, deadline time.Time) error {
-	if ctx.Err() != nil {
-		return err
-	}
-	a := classify(err)
-	switch a {
-	case actFail:
-		return err
-	case actRelocate: // (actReopen keeps the location: the scan reopens there)
-		if reg != nil {
-			c.cache.remove(reg)
-		}
-	case actReconnect:
-		if reg != nil {
-			c.dropServer(reg.addr, connOf(err))
-		}
-	}
-	var re *RemoteError
-	overloaded := errors.As(err, &re) && re.Overloaded
-	if !sleepUntil(ctx, backoff(c.opts.RetryPause, attempt, a, overloaded), deadline) {
-		return fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
-	}
-	return nil
 }

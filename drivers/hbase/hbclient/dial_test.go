@@ -158,7 +158,8 @@ func TestClientLateErrorKeepsReplacement(t *testing.T) {
 		t.Fatalf("re-dial: %v (same connection: %v)", err, rcB == rcA)
 	}
 	reg := c.cache.get("t", []byte("a"))
-	if err := c.retry(ctx, errA, reg, 0, time.Now().Add(time.Second)); err != nil {
+	rt := c.retrier(ctx)
+	if err := rt.retry(ctx, errA, reg); err != nil {
 		t.Fatalf("retry of the late error: %v", err)
 	}
 	c.mu.RLock()

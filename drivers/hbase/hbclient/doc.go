@@ -30,11 +30,15 @@
 //     cached per table, sorted by start key; errors drop entries as HBase's
 //     Java client does (NotServingRegion, RegionMoved, connection errors,
 //     server stopping) or keep them (RegionOpening, busy, call queue full).
-//   - Retries: the Java client's pause multipliers (base 100 ms), bounded by
-//     the context's deadline or Options.OperationTimeout counted from the
-//     operation's start: every RPC, dial wait and meta lookup of the
-//     operation gets at most the time left. Permanent server errors return
-//     at once as a [*RemoteError].
+//   - Retries: as HBase 2.6's Java client: retry n pauses hbase.client.pause
+//     (Options.RetryPause, 100 ms; PauseServerOverloaded for an overloaded
+//     server) times RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100,
+//     100, 100, 200, 200, ...) plus 1% jitter, at most 15 retries
+//     (Options.Retries), within the context's deadline or
+//     Options.OperationTimeout counted from the operation's start: every
+//     RPC, dial wait and meta lookup gets at most the time left, and a pause
+//     that would pass the deadline is cut short for a last attempt.
+//     Permanent server errors return at once as a [*RemoteError].
 //   - Allocation: the per-operation paths (Get, Mutate, Scan requests and
 //     Result decoding) are encoded and decoded by hand with protowire into
 //     pooled buffers; a reused [Result] owns the returned bytes. Get, Mutate

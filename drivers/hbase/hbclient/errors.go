@@ -1,12 +1,9 @@
 package hbclient
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/gobench/gobench/drivers/hbase/pb"
 	"google.golang.org/protobuf/proto"
@@ -153,41 +150,4 @@ func classify(err error) action {
 		return actRelocate
 	}
 	return actFail
-}
-
-// backoffMultipliers are the Java client's pause multipliers; the last repeats.
-var backoffMultipliers = [...]int{1, 2, 3, 5, 10, 20, 40, 100, 100, 100, 100, 200, 200}
-
-// backoff returns the pause before retry number attempt (0-based) for an error
-// classified as a, with up to 1% jitter. Relocations retry the first time
-// without a pause, as the Java client does.
-func backoff(base time.Duration, attempt int, a action, overloaded bool) time.Duration {
-	if attempt == 0 && (a == actRelocate || a == actReopen) {
-		return 0
-	}
-	m := backoffMultipliers[min(attempt, len(backoffMultipliers)-1)]
-	d := base * time.Duration(m)
-	if overloaded {
-		d *= 3
-	}
-	return d + time.Duration(rand.Int64N(int64(d)/100+1))
-}
-
-// sleepUntil sleeps for d unless that would pass deadline or ctx ends first;
-// it returns false if the caller should give up.
-func sleepUntil(ctx context.Context, d time.Duration, deadline time.Time) bool {
-	if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
-		return false
-	}
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

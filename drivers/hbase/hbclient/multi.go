@@ -28,14 +28,14 @@ func (c *Client) Multi(ctx context.Context, table string, muts []Mutation) error
 	for i := range pending {
 		pending[i] = i
 	}
-	deadline := c.deadline(ctx)
-	for attempt := 0; len(pending) > 0; attempt++ {
-		failed, reg, err := c.multi1(ctx, table, muts, pending, deadline)
+	rt := c.retrier(ctx)
+	for len(pending) > 0 {
+		failed, reg, err := c.multi1(ctx, table, muts, pending, rt.deadline)
 		if len(failed) == 0 {
 			return nil
 		}
 		pending = failed
-		if rerr := c.retry(ctx, err, reg, attempt, deadline); rerr != nil {
+		if rerr := rt.retry(ctx, err, reg); rerr != nil {
 			return fmt.Errorf("multi on %s: %d of %d mutations failed: %w", table, len(pending), len(muts), rerr)
 		}
 	}

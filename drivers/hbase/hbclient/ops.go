@@ -77,16 +77,16 @@ func (m *Mutation) check() error {
 // family; quals empty reads the whole family. A missing row leaves res with
 // no cells and returns nil. res must not be shared with other goroutines.
 func (c *Client) Get(ctx context.Context, table string, row, family []byte, quals [][]byte, res *Result) error {
-	deadline := c.deadline(ctx)
-	for attempt := 0; ; attempt++ {
+	rt := c.retrier(ctx)
+	for {
 		res.Reset()
-		reg, err := c.locate(ctx, table, row, deadline)
+		reg, err := c.locate(ctx, table, row, rt.deadline)
 		if err == nil {
-			if err = c.get1(ctx, reg, row, family, quals, res, deadline); err == nil {
+			if err = c.get1(ctx, reg, row, family, quals, res, rt.deadline); err == nil {
 				return nil
 			}
 		}
-		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, reg); err != nil {
 			return fmt.Errorf("get row %q of %s: %w", row, table, err)
 		}
 	}
@@ -143,15 +143,15 @@ func (c *Client) Mutate(ctx context.Context, table string, m *Mutation) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("mutate %s: %w", table, err)
 	}
-	deadline := c.deadline(ctx)
-	for attempt := 0; ; attempt++ {
-		reg, err := c.locate(ctx, table, m.Row, deadline)
+	rt := c.retrier(ctx)
+	for {
+		reg, err := c.locate(ctx, table, m.Row, rt.deadline)
 		if err == nil {
-			if err = c.mutate1(ctx, reg, m, deadline); err == nil {
+			if err = c.mutate1(ctx, reg, m, rt.deadline); err == nil {
 				return nil
 			}
 		}
-		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, reg); err != nil {
 			return fmt.Errorf("mutate row %q of %s: %w", m.Row, table, err)
 		}
 	}

@@ -41,28 +41,25 @@ func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Resul
 	st.c, st.table, st.s, st.res, st.fn = c, table, s, res, fn
 	st.cur = append(st.cur[:0], s.Start...)
 	st.include, st.got = true, 0
-	deadline := c.deadline(ctx)
-	st.deadline = deadline
-	attempt := 0
+	rt := c.retrier(ctx)
+	st.deadline = rt.deadline
 	for {
 		done, progressed, err := st.region(ctx)
 		if err == nil && done {
 			return nil
 		}
+		if err == nil || progressed {
+			rt.attempt = 0 // rows arrived: the retries count afresh
+		}
 		if err == nil {
-			attempt = 0
 			continue
 		}
 		if st.fnErr != nil {
 			return st.fnErr
 		}
-		if progressed {
-			attempt = 0
-		}
-		if err = c.retry(ctx, err, st.reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, st.reg); err != nil {
 			return fmt.Errorf("scan %s from %q: %w", table, s.Start, err)
 		}
-		attempt++
 	}
 }
 
