@@ -114,9 +114,12 @@ type Client struct {
 	master   *rpcConn
 	closed   bool
 
-	life      context.Context // ends when the client closes: stops dials in flight
-	stop      context.CancelFunc
-	lookupSem chan struct{} // capacity 1: serializes hbase:meta lookups
+	life context.Context // ends when the client closes: stops dials and lookups in flight
+	stop context.CancelFunc
+
+	lookupSem chan struct{} // capacity maxLookups: hbase:meta lookups in flight
+	lookupMu  sync.Mutex
+	lookups   map[string]*lookupCall // by table + "\x00" + row
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.
@@ -125,7 +128,7 @@ func New(opts Options) *Client {
 	life, stop := context.WithCancel(context.Background())
 	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn),
 		dials: make(map[string]*dialCall), failed: make(map[string]time.Time),
-		life: life, stop: stop, lookupSem: make(chan struct{}, 1)}
+		life: life, stop: stop, lookupSem: make(chan struct{}, maxLookups), lookups: make(map[string]*lookupCall)}
 }
 
 // Close closes every connection; calls in flight fail.

@@ -55,7 +55,7 @@ func (c *Client) regionConn(ctx context.Context, addr string, deadline time.Time
 	c.mu.Unlock()
 
 	var expired <-chan time.Time
-	if !deadline.IsZero() {
+	if dl, ok := ctx.Deadline(); !deadline.IsZero() && (!ok || deadline.Before(dl)) {
 		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		expired = t.C

@@ -26,10 +26,15 @@
 //     FailedServers): calls to it fail at once meanwhile.
 //   - Locating: hbase:meta's server comes from ZooKeeper
 //     (<parent>/meta-region-server); a row's region from a reverse scan of
-//     hbase:meta that also prefetches the regions before it. Regions are
+//     hbase:meta that also prefetches the regions before it. Concurrent
+//     misses on one row share one lookup; lookups of different rows run
+//     concurrently, at most 8 at once (as Java's
+//     hbase.client.meta.max.concurrent.locate.per.table). Regions are
 //     cached per table, sorted by start key; errors drop entries as HBase's
-//     Java client does (NotServingRegion, RegionMoved, connection errors,
-//     server stopping) or keep them (RegionOpening, busy, call queue full).
+//     Java client does (NotServingRegion, connection errors, server
+//     stopping) or keep them (RegionOpening, busy, call queue full); a
+//     RegionMovedException re-points the entry at the server it names, so
+//     the retry goes there without a meta lookup.
 //   - Retries: as HBase 2.6's Java client: retry n pauses hbase.client.pause
 //     (Options.RetryPause, 100 ms; PauseServerOverloaded for an overloaded
 //     server) times RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100,

@@ -3,6 +3,8 @@ package hbclient
 import (
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 
 	"github.com/gobench/gobench/drivers/hbase/pb"
@@ -72,11 +74,53 @@ func parseException(b []byte) error {
 	if err := proto.Unmarshal(b, &ex); err != nil {
 		return fmt.Errorf("exception response: %w", errCorrupt)
 	}
-	return &RemoteError{
+	re := &RemoteError{
 		Class: ex.GetExceptionClassName(), Message: ex.GetStackTrace(),
 		Host: ex.GetHostname(), Port: int(ex.GetPort()),
 		DoNotRetry: ex.GetDoNotRetry(), Overloaded: ex.GetServerOverloaded(),
 	}
+	if re.Host == "" {
+		re.Host, re.Port = parseMoved(re.Class, re.Message)
+	}
+	return re
+}
+
+const regionMoved = pkg + "exceptions.RegionMovedException"
+
+// parseMoved reads the new location from a RegionMovedException's message
+// ("Region moved to: hostname=H port=P startCode=S. As of
+// locationSeqNum=N.", the only place it travels in a Multi result).
+func parseMoved(class, msg string) (string, int) {
+	if class != regionMoved {
+		return "", 0
+	}
+	_, rest, ok := strings.Cut(msg, "hostname=")
+	if !ok {
+		return "", 0
+	}
+	host, rest, ok := strings.Cut(rest, " ")
+	if !ok || host == "" {
+		return "", 0
+	}
+	_, rest, ok = strings.Cut(rest, "port=")
+	if !ok {
+		return "", 0
+	}
+	p, _, _ := strings.Cut(rest, " ")
+	port, err := strconv.Atoi(p)
+	if err != nil || port <= 0 || port > 65535 {
+		return "", 0
+	}
+	return host, port
+}
+
+// movedTo returns the host:port a RegionMovedException in err names, or "".
+func movedTo(err error) string {
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Class != regionMoved || re.Host == "" || re.Port <= 0 {
+		return ""
+	}
+	return net.JoinHostPort(re.Host, strconv.Itoa(re.Port))
 }
 
 const pkg = "org.apache.hadoop.hbase."
@@ -94,7 +138,7 @@ const (
 
 var exceptionActions = map[string]action{
 	pkg + "NotServingRegionException":                       actRelocate,
-	pkg + "exceptions.RegionMovedException":                 actRelocate,
+	regionMoved:                                             actRelocate,
 	pkg + "exceptions.RegionOpeningException":               actRetry,
 	pkg + "RegionTooBusyException":                          actRetry,
 	pkg + "CallQueueTooBigException":                        actRetry,

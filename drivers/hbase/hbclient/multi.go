@@ -30,12 +30,12 @@ func (c *Client) Multi(ctx context.Context, table string, muts []Mutation) error
 	}
 	rt := c.retrier(ctx)
 	for len(pending) > 0 {
-		failed, reg, err := c.multi1(ctx, table, muts, pending, rt.deadline)
+		failed, err := c.multi1(ctx, table, muts, pending, rt.deadline)
 		if len(failed) == 0 {
 			return nil
 		}
 		pending = failed
-		if rerr := rt.retry(ctx, err, reg); rerr != nil {
+		if rerr := rt.retry(ctx, err, nil); rerr != nil { // (multi1 updated the caches)
 			return fmt.Errorf("multi on %s: %d of %d mutations failed: %w", table, len(pending), len(muts), rerr)
 		}
 	}
@@ -54,9 +54,9 @@ type multiFailure struct {
 }
 
 // multi1 sends one round of pending mutations. It returns the indexes that
-// failed, and one representative error (the permanent one if any) with its
-// region; regions failing with relocation errors are already dropped.
-func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int, deadline time.Time) (failed []int, reg *region, err error) {
+// failed and one representative error (the permanent one if any); the
+// caches are already updated for every failure.
+func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int, deadline time.Time) (failed []int, err error) {
 	servers := make(map[string][]*regionBatch)
 	byRegion := make(map[*region]*regionBatch)
 	for _, i := range pending {
@@ -64,7 +64,7 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 		if lerr != nil {
 			failed = append(failed, i)
 			if err == nil || classify(lerr) == actFail {
-				err, reg = lerr, nil
+				err = lerr
 			}
 			continue
 		}
@@ -92,15 +92,14 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 	wg.Wait()
 	for _, f := range fails {
 		failed = append(failed, f.idxs...)
-		a := classify(f.err)
-		if f.reg != nil && (a == actRelocate || a == actReopen) {
-			c.cache.remove(f.reg)
-		}
+		// Every failure updates the caches (a moved region, a dead
+		// server), not just the representative one.
+		a := c.onError(f.err, f.reg)
 		if err == nil || a == actFail || (classify(err) != actFail && a == actReconnect) {
-			err, reg = f.err, f.reg
+			err = f.err
 		}
 	}
-	return failed, reg, err
+	return failed, err
 }
 
 // multiServer sends one MultiRequest with batches to addr and returns the
@@ -237,6 +236,7 @@ func hasField(b []byte, num protowire.Number) bool {
 // marked here.
 func pairError(p *pb.NameBytesPair) error {
 	re := &RemoteError{Class: p.GetName(), Message: string(p.GetValue())}
+	re.Host, re.Port = parseMoved(re.Class, re.Message)
 	if a, ok := exceptionActions[re.Class]; ok && a == actFail {
 		re.DoNotRetry = true
 	}

@@ -88,7 +88,9 @@ func (c *Client) onError(err error, reg *region) action {
 	}
 	switch a {
 	case actRelocate: // (actReopen keeps the location: the scan reopens there)
-		c.cache.remove(reg)
+		if addr := movedTo(err); addr == "" || !c.cache.move(reg, addr) {
+			c.cache.remove(reg)
+		}
 	case actReconnect:
 		c.dropServer(reg.addr, connOf(err))
 	}
