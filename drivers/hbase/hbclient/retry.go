@@ -43,15 +43,15 @@ func (c *Client) retrier(ctx context.Context) retrier {
 // failed). It returns nil if the operation should be tried again (after
 // the pause), or the error to return.
 func (r *retrier) retry(ctx context.Context, err error, reg *region) error {
+	defer func() { r.last = err }()
 	if ctx.Err() != nil {
-		return err
+		return r.explain(err)
 	}
 	c := r.c
 	if c.onError(err, reg) == actFail {
 		return err
 	}
 	r.attempt++
-	defer func() { r.last = err }()
 	if r.attempt > c.opts.Retries {
 		return fmt.Errorf("giving up after %d attempts (%d retries): %w", r.attempt, c.opts.Retries, err)
 	}
@@ -66,12 +66,18 @@ func (r *retrier) retry(ctx context.Context, err error, reg *region) error {
 		d = backoff(c.opts.RetryPause, r.attempt-1)
 	}
 	if !sleepUntil(ctx, d, r.deadline) {
-		if r.last != nil && isTimeout(err) && !isTimeout(r.last) {
-			return fmt.Errorf("giving up after %d attempts at the operation deadline: %w (the attempt before: %v)", r.attempt, err, r.last)
-		}
-		return fmt.Errorf("giving up after %d attempts at the operation deadline: %w", r.attempt, err)
+		return fmt.Errorf("giving up after %d attempts at the operation deadline: %w", r.attempt, r.explain(err))
 	}
 	return nil
+}
+
+// explain adds the previous attempt's error to err when err is only the
+// timeout of a last attempt cut short by the deadline.
+func (r *retrier) explain(err error) error {
+	if r.last != nil && isTimeout(err) && !isTimeout(r.last) {
+		return fmt.Errorf("%w (the attempt before: %v)", err, r.last)
+	}
+	return err
 }
 
 // isTimeout reports whether err is an RPC or context timeout.
