@@ -3,6 +3,7 @@ package hbclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -31,8 +32,10 @@ type ScanSpec struct {
 
 // Scan visits the rows of table selected by s in key order, crossing region
 // boundaries, filling res with each row and calling fn with it. res is reset
-// for every row; fn must not keep it. If fn returns an error the scan stops,
-// its server-side scanner is closed, and Scan returns that error.
+// for every row; fn must not keep it. If fn returns an error the scan stops
+// and Scan returns that error. However a scan ends (done, limit reached,
+// fn's error, a failed call, the context's end), the server-side scanner it
+// has open is closed (in the background after a failure).
 // Region moves and lost scanners are retried by reopening after the last
 // row seen.
 func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Result, fn func(*Result) error) error {
@@ -130,6 +133,14 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 	for {
 		cl, err := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline))
 		if err != nil {
+			// The scanner (if the open got as far as naming it) may well
+			// live on: the call timed out, the context ended, the server
+			// answered an error. Close it rather than leave it to its
+			// lease. (A scanner whose open call itself failed is unknown
+			// here and cannot be closed.)
+			if open && scannerMayLive(err) {
+				c.closeScannerLater(rc, scannerID)
+			}
 			return false, progressed, err
 		}
 		sr, err := parseScanResponse(cl.resp.body, st.results)
@@ -158,16 +169,57 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 		}
 		cl.release()
 		if err != nil || done || !open {
-			if open {
+			switch {
+			case open && err != nil: // the callback's error, a bad response
+				c.closeScannerLater(rc, scannerID)
+			case open: // done before the region ended (limit reached)
 				*p = appendScanClose((*p)[:0], scannerID)
-				if cl, cerr := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline)); cerr == nil {
+				cl, cerr := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline))
+				if cerr == nil {
 					cl.release()
+				} else if scannerMayLive(cerr) {
+					c.closeScannerLater(rc, scannerID)
 				}
 			}
 			return done, progressed, err
 		}
 		*p = appendScanNext((*p)[:0], scannerID, st.perRPC(), st.remaining())
 	}
+}
+
+// scannerCloseTimeout bounds a close sent after a scan failed.
+const scannerCloseTimeout = 5 * time.Second
+
+// closeScannerLater closes scanner id of rc's server in the background
+// (best effort, within scannerCloseTimeout and the client's life), over a
+// new connection if rc died. The failed scan does not wait for it.
+func (c *Client) closeScannerLater(rc *rpcConn, id uint64) {
+	go func() {
+		ctx, cancel := context.WithTimeout(c.life, min(c.opts.RPCTimeout, scannerCloseTimeout))
+		defer cancel()
+		if !rc.alive() {
+			var err error
+			if rc, err = c.regionConn(ctx, rc.addr, time.Time{}); err != nil {
+				return
+			}
+		}
+		if cl, err := rc.call(ctx, "Scan", appendScanClose(nil, id), 0); err == nil {
+			cl.release()
+		}
+	}()
+}
+
+// scannerMayLive reports whether a scanner can still be open on the server
+// after a call on it failed with err: not when the server said it is gone.
+func scannerMayLive(err error) bool {
+	var re *RemoteError
+	if errors.As(err, &re) {
+		switch re.Class {
+		case pkg + "UnknownScannerException", pkg + "exceptions.ScannerResetException":
+			return false
+		}
+	}
+	return true
 }
 
 // deliver hands each serialized Result in results to fn.
