@@ -44,7 +44,7 @@ func (c *Client) masterConn(ctx context.Context) (*rpcConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err = dialConn(ctx, &c.opts, addr, "MasterService")
+	m, err = dialConn(ctx, &c.opts, addr, "MasterService", false, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -48,6 +49,12 @@ type Options struct {
 	// hbase.ipc.client.failed.servers.expiry): calls to it fail at once
 	// with an error wrapping [ErrConnection] instead of dialling again.
 	FailedServerExpiry time.Duration
+	// PBCells makes RegionServer connections carry every cell inline in
+	// protobuf, as Java's client with hbase.client.rpc.codec set empty.
+	// By default they name the KeyValueCodec and cells travel in cell
+	// blocks both ways (Java's default); a client whose server refuses the
+	// codec falls back to protobuf cells by itself.
+	PBCells bool
 	// ScanMaxResultSize caps the bytes per scan RPC (default 2 MiB).
 	ScanMaxResultSize uint64
 	// Dial opens TCP connections (default net.Dialer). Tests and setups with
@@ -116,6 +123,8 @@ type Client struct {
 
 	life context.Context // ends when the client closes: stops dials and lookups in flight
 	stop context.CancelFunc
+
+	noCodec atomic.Bool // a server refused the KeyValueCodec: dial without it
 
 	lookupSem chan struct{} // capacity maxLookups: hbase:meta lookups in flight
 	lookupMu  sync.Mutex

@@ -73,7 +73,8 @@ func (c *Client) regionConn(ctx context.Context, addr string, deadline time.Time
 // dial connects to addr for d and publishes the result: the connection in
 // c.conns, or addr on the recently-failed list.
 func (c *Client) dial(addr string, d *dialCall) {
-	rc, err := dialConn(c.life, &c.opts, addr, "ClientService")
+	codec := !c.opts.PBCells && !c.noCodec.Load()
+	rc, err := dialConn(c.life, &c.opts, addr, "ClientService", codec, &c.noCodec)
 	c.mu.Lock()
 	delete(c.dials, addr)
 	switch {

@@ -85,7 +85,10 @@ func parseException(b []byte) error {
 	return re
 }
 
-const regionMoved = pkg + "exceptions.RegionMovedException"
+const (
+	regionMoved      = pkg + "exceptions.RegionMovedException"
+	unsupportedCodec = pkg + "ipc.UnsupportedCellCodecException"
+)
 
 // parseMoved reads the new location from a RegionMovedException's message
 // ("Region moved to: hostname=H port=P startCode=S. As of

@@ -270,5 +270,14 @@ func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.
 	if err := proto.Unmarshal(cl.resp.body, resp); err != nil {
 		return fmt.Errorf("decode %s response from %s: %w", method, rc.addr, err)
 	}
+	// A scan on a codec connection answers cell counts and a cell block:
+	// turn them into inline Results, which the callers read.
+	if sr, ok := resp.(*pb.ScanResponse); ok && len(sr.CellsPerResult) > 0 {
+		results, err := cellResults(sr.CellsPerResult, cl.resp.cells)
+		if err != nil {
+			return fmt.Errorf("decode %s response from %s: %w", method, rc.addr, err)
+		}
+		sr.Results, sr.CellsPerResult = append(sr.Results, results...), nil
+	}
 	return nil
 }

@@ -117,9 +117,20 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 		return all(err)
 	}
 	p := getFrame(0)
-	*p = appendMultiRequest((*p)[:0], muts, batches)
-	cl, err := rc.call(ctx, "Multi", *p, c.rpcTimeout(deadline))
+	var q *[]byte // the cell block, on a codec connection
+	var cells []byte
+	if rc.codec {
+		q = getFrame(0)
+		*p, *q = appendMultiRequestCells((*p)[:0], (*q)[:0], muts, batches)
+		cells = *q
+	} else {
+		*p = appendMultiRequest((*p)[:0], muts, batches)
+	}
+	cl, err := rc.callCells(ctx, "Multi", *p, cells, c.rpcTimeout(deadline))
 	framePool.Put(p)
+	if q != nil {
+		framePool.Put(q)
+	}
 	if err != nil {
 		return all(err)
 	}
@@ -263,4 +274,40 @@ func appendMultiRequest(b []byte, muts []Mutation, batches []*regionBatch) []byt
 		}
 	}
 	return b
+}
+
+// appendMultiRequestCells is appendMultiRequest for a codec connection:
+// mutations with cells go metadata-only into b, their cells, in action
+// order, into the cell block cells; whole-row deletes stay inline.
+func appendMultiRequestCells(b, cells []byte, muts []Mutation, batches []*regionBatch) ([]byte, []byte) {
+	msize := func(m *Mutation) int {
+		if m.usesCells() {
+			return mutationNoDataSize(m)
+		}
+		n, _ := mutationSize(m)
+		return n
+	}
+	for _, rb := range batches {
+		size := sizeBytesField(1, regionSpecSize(rb.reg.name))
+		for pos, i := range rb.idxs {
+			size += sizeBytesField(3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, msize(&muts[i])))
+		}
+		b = appendLen(b, 1, size)
+		b = appendRegionSpec(b, 1, rb.reg.name)
+		for pos, i := range rb.idxs {
+			m := &muts[i]
+			ms := msize(m)
+			b = appendLen(b, 3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, ms))
+			b = appendVarintField(b, 1, uint64(pos+1))
+			b = appendLen(b, 2, ms)
+			if m.usesCells() {
+				b = appendMutationNoData(b, m)
+				cells = appendMutationCells(cells, m)
+			} else {
+				_, cv := mutationSize(m)
+				b = appendMutation(b, m, cv)
+			}
+		}
+	}
+	return b, cells
 }

@@ -104,13 +104,14 @@ func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, qual
 	if err != nil {
 		return err
 	}
-	err = decodeGetResponse(cl.resp.body, res)
+	err = decodeGetResponse(cl.resp.body, cl.resp.cells, res)
 	cl.release()
 	return err
 }
 
-// decodeGetResponse decodes GetResponse{1: Result} into res.
-func decodeGetResponse(b []byte, res *Result) error {
+// decodeGetResponse decodes GetResponse{1: Result} into res, with the
+// Result's cells inline or in the response's cell block.
+func decodeGetResponse(b, cells []byte, res *Result) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -122,8 +123,14 @@ func decodeGetResponse(b []byte, res *Result) error {
 			if n < 0 {
 				return fmt.Errorf("get response result: %w", errCorrupt)
 			}
-			if err := res.decode(v); err != nil {
+			assoc, err := res.decode(v)
+			if err != nil {
 				return err
+			}
+			if assoc > 0 {
+				if cells, err = res.decodeKeyValues(cells, assoc); err != nil {
+					return fmt.Errorf("get response: %w", err)
+				}
 			}
 			b = b[n:]
 			continue
@@ -163,9 +170,21 @@ func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation, deadline
 		return err
 	}
 	p := getFrame(0)
-	*p = appendMutateRequest((*p)[:0], reg.name, m)
-	cl, err := rc.call(ctx, "Mutate", *p, c.rpcTimeout(deadline))
+	var q *[]byte // the request's cell block, on a codec connection
+	var cells []byte
+	if rc.codec && m.usesCells() {
+		q = getFrame(0)
+		*p = appendMutateRequestNoData((*p)[:0], reg.name, m)
+		*q = appendMutationCells((*q)[:0], m)
+		cells = *q
+	} else {
+		*p = appendMutateRequest((*p)[:0], reg.name, m)
+	}
+	cl, err := rc.callCells(ctx, "Mutate", *p, cells, c.rpcTimeout(deadline))
 	framePool.Put(p)
+	if q != nil {
+		framePool.Put(q)
+	}
 	if err != nil {
 		return err
 	}

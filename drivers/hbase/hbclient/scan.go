@@ -79,6 +79,7 @@ type scanState struct {
 	include  bool      // whether cur itself is still to be returned
 	got      int
 	results  [][]byte // reused by parseScanResponse
+	counts   []uint32 // reused by parseScanResponse
 }
 
 // scanPool recycles scan states with their row and result buffers.
@@ -86,7 +87,7 @@ var scanPool = sync.Pool{New: func() any { return new(scanState) }}
 
 func (st *scanState) release() {
 	clear(st.results)
-	*st = scanState{cur: st.cur[:0], results: st.results[:0]}
+	*st = scanState{cur: st.cur[:0], results: st.results[:0], counts: st.counts[:0]}
 	scanPool.Put(st)
 }
 
@@ -143,12 +144,12 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 			}
 			return false, progressed, err
 		}
-		sr, err := parseScanResponse(cl.resp.body, st.results)
+		sr, err := parseScanResponse(cl.resp.body, st.results, st.counts)
 		if err == nil {
-			st.results = sr.results
+			st.results, st.counts = sr.results, sr.counts
 			scannerID, open = sr.scannerID, true
 			var rows int
-			rows, err = st.deliver(sr.results)
+			rows, err = st.deliver(&sr, cl.resp.cells)
 			progressed = progressed || rows > 0
 			if err == nil && rows == 0 && !sr.hasMoreInRegion {
 				sr.moreInRegion = false
@@ -222,12 +223,27 @@ func scannerMayLive(err error) bool {
 	return true
 }
 
-// deliver hands each serialized Result in results to fn.
-func (st *scanState) deliver(results [][]byte) (int, error) {
-	for i, r := range results {
+// deliver hands each Result of sr to fn: serialized Results (their cells
+// inline or in the cell block), or, in cell-block mode, cell counts with
+// the cells in cells.
+func (st *scanState) deliver(sr *scanResponse, cells []byte) (int, error) {
+	n := len(sr.results)
+	if len(sr.counts) > 0 {
+		n = len(sr.counts)
+	}
+	for i := 0; i < n; i++ {
 		st.res.Reset()
-		if err := st.res.decode(r); err != nil {
-			return i, err
+		var err error
+		if len(sr.counts) > 0 {
+			cells, err = st.res.decodeKeyValues(cells, int(sr.counts[i]))
+		} else {
+			var assoc int
+			if assoc, err = st.res.decode(sr.results[i]); err == nil && assoc > 0 {
+				cells, err = st.res.decodeKeyValues(cells, assoc)
+			}
+		}
+		if err != nil {
+			return i, fmt.Errorf("scan response: %w", err)
 		}
 		if row := st.res.Row(); row != nil {
 			st.cur = append(st.cur[:0], row...)
@@ -242,7 +258,7 @@ func (st *scanState) deliver(results [][]byte) (int, error) {
 			return i + 1, nil
 		}
 	}
-	return len(results), nil
+	return n, nil
 }
 
 // nextRegion moves st past reg; it reports true when the scan is complete.
@@ -258,13 +274,15 @@ func (st *scanState) nextRegion(reg *region) bool {
 type scanResponse struct {
 	scannerID                           uint64
 	more, hasMoreInRegion, moreInRegion bool
-	results                             [][]byte
+	results                             [][]byte // serialized Results (inline mode)
+	counts                              []uint32 // cells per result (cell-block mode)
 }
 
 // parseScanResponse decodes the fields of a ScanResponse the scan needs; the
-// results alias b and reuse the results slice. more and moreInRegion default to true when absent.
-func parseScanResponse(b []byte, results [][]byte) (scanResponse, error) {
-	sr := scanResponse{more: true, moreInRegion: true, results: results[:0]}
+// results alias b and reuse the results slice, the counts reuse counts.
+// more and moreInRegion default to true when absent.
+func parseScanResponse(b []byte, results [][]byte, counts []uint32) (scanResponse, error) {
+	sr := scanResponse{more: true, moreInRegion: true, results: results[:0], counts: counts[:0]}
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -292,6 +310,12 @@ func parseScanResponse(b []byte, results [][]byte) (scanResponse, error) {
 				return sr, fmt.Errorf("scan response result: %w", errCorrupt)
 			}
 			sr.results = append(sr.results, v)
+			b = b[n:]
+		case num == 1 && (typ == protowire.BytesType || typ == protowire.VarintType):
+			var n int
+			if sr.counts, n = consumeCounts(sr.counts, typ, b); n < 0 {
+				return sr, fmt.Errorf("scan response cells per result: %w", errCorrupt)
+			}
 			b = b[n:]
 		default:
 			n := protowire.ConsumeFieldValue(num, typ, b)

@@ -53,7 +53,7 @@ func (p *dropProxy) drop(frame []byte) bool {
 		return true
 	}
 	if r, err := parseResponseFrame(frame); err == nil && r.body != nil {
-		if sr, err := parseScanResponse(r.body, nil); err == nil && sr.scannerID != 0 {
+		if sr, err := parseScanResponse(r.body, nil, nil); err == nil && sr.scannerID != 0 {
 			p.lastID = sr.scannerID
 		}
 	}
