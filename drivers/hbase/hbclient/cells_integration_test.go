@@ -116,9 +116,9 @@ func TestIntegrationCellBlocks(t *testing.T) {
 	admin := testClient(t)
 	table := testTable(t, admin, "row2", "row4")
 	ft := &frameTap{}
-	c := New(Options{Dial: ft.dial, OperationTimeout: 30 * time.Second})
+	c := New(testOptions(t, Options{Dial: ft.dial, OperationTimeout: 30 * time.Second}))
 	defer c.Close()
-	p := New(Options{PBCells: true, OperationTimeout: 30 * time.Second})
+	p := New(testOptions(t, Options{PBCells: true, OperationTimeout: 30 * time.Second}))
 	defer p.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -26,7 +26,7 @@ func TestIntegrationDialBlackholedServerDoesNotStall(t *testing.T) {
 	dead := hbtest.BlackholeListener(t)
 	var refusedDials atomic.Int32
 	var d net.Dialer
-	c := New(Options{DialTimeout: 3 * time.Second, Dial: func(ctx context.Context, addr string) (net.Conn, error) {
+	c := New(testOptions(t, Options{DialTimeout: 3 * time.Second, Dial: func(ctx context.Context, addr string) (net.Conn, error) {
 		switch addr {
 		case "dead:16020":
 			addr = dead
@@ -35,7 +35,7 @@ func TestIntegrationDialBlackholedServerDoesNotStall(t *testing.T) {
 			addr = "127.0.0.1:1"
 		}
 		return d.DialContext(ctx, "tcp", addr)
-	}})
+	}}))
 	defer c.Close()
 	c.cache.put(&region{table: "ghost", name: []byte("ghost,,1.x."), addr: "dead:16020"})
 	go func() {

@@ -102,7 +102,7 @@ func TestIntegrationScanClosesScannerOnFailure(t *testing.T) {
 		t.Fatalf("load 200 rows: %v", err)
 	}
 	p := &dropProxy{}
-	c := New(Options{Dial: p.dial, RPCTimeout: 500 * time.Millisecond, RetryPause: 20 * time.Millisecond, OperationTimeout: 30 * time.Second})
+	c := New(testOptions(t, Options{Dial: p.dial, RPCTimeout: 500 * time.Millisecond, RetryPause: 20 * time.Millisecond, OperationTimeout: 30 * time.Second}))
 	defer c.Close()
 	var rows []string
 	var res Result
