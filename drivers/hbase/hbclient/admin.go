@@ -44,7 +44,7 @@ func (c *Client) masterConn(ctx context.Context) (*rpcConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err = dialConn(ctx, &c.opts, addr, "MasterService")
+	m, err = dialConn(ctx, &c.opts, addr, "MasterService", false, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -70,21 +70,18 @@ func (c *Client) dropMaster(m *rpcConn) {
 // masterCall makes one MasterService call, retrying what is retryable
 // (master failover, PleaseHold, connection errors) until the deadline.
 func (c *Client) masterCall(ctx context.Context, method string, req, resp proto.Message) error {
-	var deadline time.Time
-	for attempt := 0; ; attempt++ {
+	rt := c.retrier(ctx)
+	for {
 		m, err := c.masterConn(ctx)
 		if err == nil {
-			if err = callProto(ctx, m, method, req, resp, c.opts.RPCTimeout); err == nil {
+			if err = callProto(ctx, m, method, req, resp, c.rpcTimeout(rt.deadline)); err == nil {
 				return nil
 			}
 			if classify(err) == actReconnect {
 				c.dropMaster(m)
 			}
 		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
-		if err = c.retry(ctx, err, nil, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, nil); err != nil {
 			return fmt.Errorf("master %s: %w", method, err)
 		}
 	}
@@ -220,7 +217,7 @@ func (c *Client) Regions(ctx context.Context, table string) (int, error) {
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp); err != nil {
+	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp, c.deadline(ctx)); err != nil {
 		return 0, fmt.Errorf("regions of %q: %w", table, err)
 	}
 	n := 0

@@ -2,10 +2,9 @@ package hbclient
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,13 +24,37 @@ type Options struct {
 	// RPCTimeout bounds one RPC (default 60s); the server is told the
 	// remaining time too.
 	RPCTimeout time.Duration
-	// OperationTimeout bounds an operation with all its retries when the
-	// context has no deadline (default 120s).
+	// OperationTimeout bounds an operation with all its retries, counted
+	// from its start, when the context has no deadline (default 120s).
 	OperationTimeout time.Duration
-	// RetryPause is the base pause of the backoff (default 100ms).
+	// RetryPause is the base pause of the backoff (default 100ms, Java's
+	// hbase.client.pause): retry n waits RetryPause times HBase's
+	// RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100, 100, 100, 200,
+	// 200, then 200 again), plus up to 1% jitter.
 	RetryPause time.Duration
+	// PauseServerOverloaded replaces RetryPause after an error the server
+	// marks overloaded (call queue full; default RetryPause, as Java's
+	// hbase.client.pause.server.overloaded).
+	PauseServerOverloaded time.Duration
+	// Retries caps the retries of one operation (default 15, Java's
+	// hbase.client.retries.number; negative: none), besides its deadline.
+	Retries int
 	// DialTimeout bounds connecting to a server or ZooKeeper (default 10s).
+	// A dial to a RegionServer runs on its own, shared by every caller
+	// that needs that server; each caller waits at most until its context
+	// (or operation deadline) ends.
 	DialTimeout time.Duration
+	// FailedServerExpiry is how long a RegionServer whose dial failed stays
+	// on the recently-failed list (default 2s, Java's
+	// hbase.ipc.client.failed.servers.expiry): calls to it fail at once
+	// with an error wrapping [ErrConnection] instead of dialling again.
+	FailedServerExpiry time.Duration
+	// PBCells makes RegionServer connections carry every cell inline in
+	// protobuf, as Java's client with hbase.client.rpc.codec set empty.
+	// By default they name the KeyValueCodec and cells travel in cell
+	// blocks both ways (Java's default); a client whose server refuses the
+	// codec falls back to protobuf cells by itself.
+	PBCells bool
 	// ScanMaxResultSize caps the bytes per scan RPC (default 2 MiB).
 	ScanMaxResultSize uint64
 	// Dial opens TCP connections (default net.Dialer). Tests and setups with
@@ -58,8 +81,20 @@ func (o *Options) setDefaults() {
 	if o.RetryPause <= 0 {
 		o.RetryPause = 100 * time.Millisecond
 	}
+	if o.PauseServerOverloaded <= 0 {
+		o.PauseServerOverloaded = o.RetryPause
+	}
+	switch {
+	case o.Retries == 0:
+		o.Retries = 15
+	case o.Retries < 0:
+		o.Retries = 0
+	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = 10 * time.Second
+	}
+	if o.FailedServerExpiry <= 0 {
+		o.FailedServerExpiry = 2 * time.Second
 	}
 	if o.ScanMaxResultSize == 0 {
 		o.ScanMaxResultSize = 2 << 20
@@ -78,25 +113,38 @@ type Client struct {
 	opts  Options
 	cache *regionCache
 
-	mu        sync.RWMutex
-	conns     map[string]*rpcConn // ClientService connections by host:port
-	metaAddr  string
-	master    *rpcConn
-	closed    bool
-	dialMu    sync.Mutex    // serializes dialling, so one connection per server
-	lookupSem chan struct{} // capacity 1: serializes hbase:meta lookups
+	mu       sync.RWMutex
+	conns    map[string]*rpcConn  // ClientService connections by host:port
+	dials    map[string]*dialCall // dials in flight by host:port
+	failed   map[string]time.Time // recently failed servers: when they may be dialled again
+	metaAddr string
+	master   *rpcConn
+	closed   bool
+
+	life context.Context // ends when the client closes: stops dials and lookups in flight
+	stop context.CancelFunc
+
+	noCodec atomic.Bool // a server refused the KeyValueCodec: dial without it
+
+	lookupSem chan struct{} // capacity maxLookups: hbase:meta lookups in flight
+	lookupMu  sync.Mutex
+	lookups   map[string]*lookupCall // by table + "\x00" + row
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.
 func New(opts Options) *Client {
 	opts.setDefaults()
-	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn), lookupSem: make(chan struct{}, 1)}
+	life, stop := context.WithCancel(context.Background())
+	return &Client{opts: opts, cache: newRegionCache(), conns: make(map[string]*rpcConn),
+		dials: make(map[string]*dialCall), failed: make(map[string]time.Time),
+		life: life, stop: stop, lookupSem: make(chan struct{}, maxLookups), lookups: make(map[string]*lookupCall)}
 }
 
 // Close closes every connection; calls in flight fail.
 func (c *Client) Close() error {
 	c.mu.Lock()
 	c.closed = true
+	c.stop()
 	conns := c.conns
 	c.conns = map[string]*rpcConn{}
 	m := c.master
@@ -111,56 +159,9 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// regionConn returns the live ClientService connection to addr, dialling it
-// if needed.
-func (c *Client) regionConn(ctx context.Context, addr string) (*rpcConn, error) {
-	c.mu.RLock()
-	rc, closed := c.conns[addr], c.closed
-	c.mu.RUnlock()
-	if closed {
-		return nil, ErrClosed
-	}
-	if rc != nil && rc.alive() {
-		return rc, nil
-	}
-	c.dialMu.Lock()
-	defer c.dialMu.Unlock()
-	c.mu.RLock()
-	rc = c.conns[addr]
-	c.mu.RUnlock()
-	if rc != nil && rc.alive() {
-		return rc, nil
-	}
-	rc, err := dialConn(ctx, &c.opts, addr, "ClientService")
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		rc.close()
-		return nil, ErrClosed
-	}
-	c.conns[addr] = rc
-	c.mu.Unlock()
-	return rc, nil
-}
-
-// dropServer closes the connection to addr and forgets its regions.
-func (c *Client) dropServer(addr string) {
-	c.mu.Lock()
-	rc := c.conns[addr]
-	delete(c.conns, addr)
-	if c.metaAddr == addr {
-		c.metaAddr = ""
-	}
-	c.mu.Unlock()
-	if rc != nil {
-		rc.close()
-	}
-	c.cache.removeServer(addr)
-}
-
+// deadline returns when an operation starting now must end: ctx's
+// deadline, or OperationTimeout from now. Every attempt, its RPCs and its
+// waits for a dial or a meta lookup are bounded by it.
 func (c *Client) deadline(ctx context.Context) time.Time {
 	if dl, ok := ctx.Deadline(); ok {
 		return dl
@@ -168,31 +169,14 @@ func (c *Client) deadline(ctx context.Context) time.Time {
 	return time.Now().Add(c.opts.OperationTimeout)
 }
 
-// retry handles err from attempt (0-based) of an operation on reg (nil when
-// locating failed): it updates the caches as the error demands and sleeps
-// the backoff. It returns nil if the operation should be tried again, or the
-// error to return.
-func (c *Client) retry(ctx context.Context, err error, reg *region, attempt int, deadline time.Time) error {
-	if ctx.Err() != nil {
-		return err
-	}
-	a := classify(err)
-	switch a {
-	case actFail:
-		return err
-	case actRelocate: // (actReopen keeps the location: the scan reopens there)
-		if reg != nil {
-			c.cache.remove(reg)
-		}
-	case actReconnect:
-		if reg != nil {
-			c.dropServer(reg.addr)
+// rpcTimeout bounds one RPC of an operation ending at deadline: the RPC
+// timeout, or the time left if that is shorter (at least 1ms).
+func (c *Client) rpcTimeout(deadline time.Time) time.Duration {
+	d := c.opts.RPCTimeout
+	if !deadline.IsZero() {
+		if left := time.Until(deadline); left < d {
+			d = max(left, time.Millisecond)
 		}
 	}
-	var re *RemoteError
-	overloaded := errors.As(err, &re) && re.Overloaded
-	if !sleepUntil(ctx, backoff(c.opts.RetryPause, attempt, a, overloaded), deadline) {
-		return fmt.Errorf("giving up after %d attempts: %w", attempt+1, err)
-	}
-	return nil
+	return d
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -22,6 +23,8 @@ type rpcConn struct {
 	addr    string
 	service string
 	nc      net.Conn
+	codec   bool         // the header named KeyValueCodec: cell blocks both ways
+	noCodec *atomic.Bool // set when the server refuses the codec (may be nil)
 
 	qmu     sync.Mutex
 	queue   []byte // request frames not yet written; under qmu
@@ -75,8 +78,9 @@ func (cl *call) release() {
 }
 
 // dialConn connects to addr, sends the preamble and connection header for
-// service and starts the reader.
-func dialConn(ctx context.Context, o *Options, addr, service string) (*rpcConn, error) {
+// service (naming the KeyValueCodec if codec) and starts the reader. If the
+// server refuses the codec, the reader sets *noCodec (when not nil).
+func dialConn(ctx context.Context, o *Options, addr, service string, codec bool, noCodec *atomic.Bool) (*rpcConn, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.DialTimeout)
 	defer cancel()
 	nc, err := o.Dial(ctx, addr)
@@ -86,7 +90,7 @@ func dialConn(ctx context.Context, o *Options, addr, service string) (*rpcConn, 
 	if tc, ok := nc.(*net.TCPConn); ok {
 		_ = tc.SetNoDelay(true)
 	}
-	hello := appendConnectionHeader(nil, o.User, service)
+	hello := appendConnectionHeader(nil, o.User, service, codec)
 	if dl, ok := ctx.Deadline(); ok {
 		_ = nc.SetWriteDeadline(dl)
 	}
@@ -95,7 +99,7 @@ func dialConn(ctx context.Context, o *Options, addr, service string) (*rpcConn, 
 		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)
 	}
 	_ = nc.SetWriteDeadline(time.Time{})
-	c := &rpcConn{addr: addr, service: service, nc: nc, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
+	c := &rpcConn{addr: addr, service: service, nc: nc, codec: codec, noCodec: noCodec, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
 	go c.readLoop()
 	return c, nil
 }
@@ -106,6 +110,26 @@ func (c *rpcConn) alive() bool { return !c.dead.Load() }
 // close shuts the connection down, failing every pending call.
 func (c *rpcConn) close() { c.fail(fmt.Errorf("connection to %s closed: %w", c.addr, ErrConnection)) }
 
+// connError is an error that came from (or over) one connection, so that
+// error handling can tell a failure of the current connection to a server
+// from a late one of a connection already replaced.
+type connError struct {
+	rc  *rpcConn
+	err error
+}
+
+func (e *connError) Error() string { return e.err.Error() }
+func (e *connError) Unwrap() error { return e.err }
+
+// connOf returns the connection err came from, or nil.
+func connOf(err error) *rpcConn {
+	var ce *connError
+	if errors.As(err, &ce) {
+		return ce.rc
+	}
+	return nil
+}
+
 // fail marks the connection dead (first error wins) and fails every pending call.
 func (c *rpcConn) fail(err error) {
 	c.mu.Lock()
@@ -113,6 +137,7 @@ func (c *rpcConn) fail(err error) {
 		c.mu.Unlock()
 		return
 	}
+	err = &connError{rc: c, err: err}
 	c.err = err
 	c.dead.Store(true)
 	pending := c.pending
@@ -152,6 +177,10 @@ func (c *rpcConn) readLoop() {
 		}
 		if resp.callID == 0xFFFFFFFF {
 			exc := parseException(resp.exception)
+			var re *RemoteError
+			if c.codec && c.noCodec != nil && errors.As(exc, &re) && re.Class == unsupportedCodec {
+				c.noCodec.Store(true) // re-dials go without cell blocks
+			}
 			framePool.Put(fb)
 			c.fail(fmt.Errorf("%s refused the connection: %w: %w", c.addr, ErrConnection, exc))
 			return
@@ -170,9 +199,16 @@ func (c *rpcConn) readLoop() {
 }
 
 // call sends method(param) and waits for the response, ctx's end or timeout
-// (0 = none). On success the caller decodes cl.resp.body and must call
-// cl.release. param is only read during the call.
+// (0 = none). On success the caller decodes cl.resp.body (and its cell
+// block cl.resp.cells) and must call cl.release. param is only read during
+// the call.
 func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout time.Duration) (*call, error) {
+	return c.callCells(ctx, method, param, nil, timeout)
+}
+
+// callCells is call with a request cell block (nil: none); cells is only
+// read during the call.
+func (c *rpcConn) callCells(ctx context.Context, method string, param, cells []byte, timeout time.Duration) (*call, error) {
 	cl := callPool.Get().(*call)
 	id := c.nextID.Add(1)
 	if id == 0xFFFFFFFF || id == 0 {
@@ -201,7 +237,7 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 	if serverTimeout > 0 {
 		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
-	c.send(id, method, toMs, param)
+	c.send(id, method, toMs, param, cells)
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -225,7 +261,7 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 		return nil, err
 	}
 	if cl.resp.exception != nil {
-		err := parseException(cl.resp.exception)
+		err := &connError{rc: c, err: parseException(cl.resp.exception)}
 		cl.release()
 		return nil, err
 	}
@@ -237,9 +273,9 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 // system calls: whoever holds the writer role writes every frame queued
 // meanwhile, the others return at once. A failed write kills the
 // connection, failing every pending call (queued frames included).
-func (c *rpcConn) send(id uint32, method string, toMs uint32, param []byte) {
+func (c *rpcConn) send(id uint32, method string, toMs uint32, param, cells []byte) {
 	c.qmu.Lock()
-	c.queue = appendRequestFrame(c.queue, id, method, toMs, param)
+	c.queue = appendRequestFrame(c.queue, id, method, toMs, param, cells)
 	if c.writing {
 		c.qmu.Unlock()
 		return

@@ -19,7 +19,7 @@ func dialFake(t *testing.T, handle func(s *hbtest.Server, id uint32, method, par
 	dial, servers := hbtest.Dialer(t, handle)
 	o := Options{Dial: dial, User: "tester", RPCTimeout: time.Second}
 	o.setDefaults()
-	c, err := dialConn(context.Background(), &o, "fake:1", "ClientService")
+	c, err := dialConn(context.Background(), &o, "fake:1", "ClientService", true, nil)
 	if err != nil {
 		t.Fatalf("dial fake: %v", err)
 	}

@@ -10,33 +10,59 @@
 //
 //   - Connections: one TCP connection per (server, service), shared by every
 //     goroutine. It opens with the "HBas" preamble (auth SIMPLE) and a
-//     ConnectionHeader without a cell-block codec, so every cell travels
-//     inline in protobuf (no cell blocks to parse). Callers queue whole
-//     frames and one of them at a time writes the queue, so concurrent calls
-//     share system calls; one reader goroutine matches responses to waiting
-//     calls by call id, so many calls are in flight per connection and
-//     answers may come in any order. A call waits for its response, its context, or the
-//     RPC timeout (the server is told the remaining time). A dead connection
-//     fails every pending call with an error wrapping [ErrConnection] and is
-//     re-dialled on next use.
+//     ConnectionHeader. Callers queue whole frames and one of them at a time
+//     writes the queue, so concurrent calls share system calls; one reader
+//     goroutine matches responses to waiting calls by call id, so many calls
+//     are in flight per connection and answers may come in any order. A
+//     call waits for its response, its context, or the RPC timeout (the
+//     server is told the remaining time). A dead connection fails every
+//     pending call with an error wrapping [ErrConnection] and is re-dialled
+//     on next use. Dials are per server and run on their own:
+//     one dial in flight per server, shared by the callers that need it,
+//     each of which waits only until its own context or deadline ends, so a
+//     hanging server delays no other. A server whose dial failed stays on a
+//     recently-failed list for Options.FailedServerExpiry (2 s, as Java's
+//     FailedServers): calls to it fail at once meanwhile.
+//   - Cells: as Java's client, RegionServer connections name the
+//     KeyValueCodec (and send a 2.6 VersionInfo), so cells travel in cell
+//     blocks both ways and the server converts none to or from protobuf:
+//     Put and column-Delete cells follow the request, Get, Scan and Multi
+//     results come as cell counts plus a cell block (inline protobuf cells
+//     are decoded too). A server that refuses the codec
+//     (UnsupportedCellCodecException) is re-dialled without it, and so is
+//     every later connection; Options.PBCells asks for protobuf cells
+//     throughout. Master connections carry no cells and name no codec.
 //   - Locating: hbase:meta's server comes from ZooKeeper
 //     (<parent>/meta-region-server); a row's region from a reverse scan of
-//     hbase:meta that also prefetches the regions before it. Regions are
+//     hbase:meta that also prefetches the regions before it. Concurrent
+//     misses on one row share one lookup; lookups of different rows run
+//     concurrently, at most 8 at once (as Java's
+//     hbase.client.meta.max.concurrent.locate.per.table). Regions are
 //     cached per table, sorted by start key; errors drop entries as HBase's
-//     Java client does (NotServingRegion, RegionMoved, connection errors,
-//     server stopping) or keep them (RegionOpening, busy, call queue full).
-//   - Retries: the Java client's pause multipliers (base 100 ms), bounded by
-//     the context's deadline or Options.OperationTimeout; permanent server
-//     errors return at once as a [*RemoteError].
-//   - Allocation: the per-operation paths (Get, Mutate, Scan requests and
-//     Result decoding) are encoded and decoded by hand with protowire into
-//     pooled buffers; a reused [Result] owns the returned bytes. Get, Mutate
-//     and Scan allocate nothing in steady state; a Multi allocates a few
-//     times per call, not per mutation (responses without exceptions are
+//     Java client does (NotServingRegion, connection errors, server
+//     stopping) or keep them (RegionOpening, busy, call queue full); a
+//     RegionMovedException re-points the entry at the server it names, so
+//     the retry goes there without a meta lookup.
+//   - Retries: as HBase 2.6's Java client: retry n pauses hbase.client.pause
+//     (Options.RetryPause, 100 ms; PauseServerOverloaded for an overloaded
+//     server) times RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100,
+//     100, 100, 200, 200, ...) plus 1% jitter, at most 15 retries
+//     (Options.Retries), within the context's deadline or
+//     Options.OperationTimeout counted from the operation's start: every
+//     RPC, dial wait and meta lookup gets at most the time left, and a pause
+//     that would pass the deadline is cut short for a last attempt.
+//     Permanent server errors return at once as a [*RemoteError].
+//   - Allocation: the per-operation paths (Get, Mutate, Scan requests,
+//     their cell blocks and Result decoding) are encoded and decoded by hand
+//     with protowire into pooled buffers; a reused [Result] owns the
+//     returned bytes. Get, Mutate and Scan allocate nothing in steady state;
+//     a Multi allocates a few times per call, not per mutation (responses without exceptions are
 //     checked without decoding). Meta lookups, failed Multi responses and
 //     admin calls use the generated messages.
-//   - Tests: drivers/hbase/hbtest fakes the server side in memory;
-//     Options.Dial and Options.MetaServer point a client at it.
+//   - Tests: drivers/hbase/hbtest fakes the server side in memory (one
+//     fake per address with hbtest.Net: dead, blackholed and moving
+//     servers); Options.Dial and Options.MetaServer point a client at it.
+//     The integration tests (tag integration) run against the real HBase.
 //
 // Example:
 //

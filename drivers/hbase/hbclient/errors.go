@@ -1,12 +1,11 @@
 package hbclient
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	"net"
+	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gobench/gobench/drivers/hbase/pb"
 	"google.golang.org/protobuf/proto"
@@ -75,11 +74,56 @@ func parseException(b []byte) error {
 	if err := proto.Unmarshal(b, &ex); err != nil {
 		return fmt.Errorf("exception response: %w", errCorrupt)
 	}
-	return &RemoteError{
+	re := &RemoteError{
 		Class: ex.GetExceptionClassName(), Message: ex.GetStackTrace(),
 		Host: ex.GetHostname(), Port: int(ex.GetPort()),
 		DoNotRetry: ex.GetDoNotRetry(), Overloaded: ex.GetServerOverloaded(),
 	}
+	if re.Host == "" {
+		re.Host, re.Port = parseMoved(re.Class, re.Message)
+	}
+	return re
+}
+
+const (
+	regionMoved      = pkg + "exceptions.RegionMovedException"
+	unsupportedCodec = pkg + "ipc.UnsupportedCellCodecException"
+)
+
+// parseMoved reads the new location from a RegionMovedException's message
+// ("Region moved to: hostname=H port=P startCode=S. As of
+// locationSeqNum=N.", the only place it travels in a Multi result).
+func parseMoved(class, msg string) (string, int) {
+	if class != regionMoved {
+		return "", 0
+	}
+	_, rest, ok := strings.Cut(msg, "hostname=")
+	if !ok {
+		return "", 0
+	}
+	host, rest, ok := strings.Cut(rest, " ")
+	if !ok || host == "" {
+		return "", 0
+	}
+	_, rest, ok = strings.Cut(rest, "port=")
+	if !ok {
+		return "", 0
+	}
+	p, _, _ := strings.Cut(rest, " ")
+	port, err := strconv.Atoi(p)
+	if err != nil || port <= 0 || port > 65535 {
+		return "", 0
+	}
+	return host, port
+}
+
+// movedTo returns the host:port a RegionMovedException in err names, or "".
+func movedTo(err error) string {
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Class != regionMoved || re.Host == "" || re.Port <= 0 {
+		return ""
+	}
+	return net.JoinHostPort(re.Host, strconv.Itoa(re.Port))
 }
 
 const pkg = "org.apache.hadoop.hbase."
@@ -97,7 +141,7 @@ const (
 
 var exceptionActions = map[string]action{
 	pkg + "NotServingRegionException":                       actRelocate,
-	pkg + "exceptions.RegionMovedException":                 actRelocate,
+	regionMoved:                                             actRelocate,
 	pkg + "exceptions.RegionOpeningException":               actRetry,
 	pkg + "RegionTooBusyException":                          actRetry,
 	pkg + "CallQueueTooBigException":                        actRetry,
@@ -153,41 +197,4 @@ func classify(err error) action {
 		return actRelocate
 	}
 	return actFail
-}
-
-// backoffMultipliers are the Java client's pause multipliers; the last repeats.
-var backoffMultipliers = [...]int{1, 2, 3, 5, 10, 20, 40, 100, 100, 100, 100, 200, 200}
-
-// backoff returns the pause before retry number attempt (0-based) for an error
-// classified as a, with up to 1% jitter. Relocations retry the first time
-// without a pause, as the Java client does.
-func backoff(base time.Duration, attempt int, a action, overloaded bool) time.Duration {
-	if attempt == 0 && (a == actRelocate || a == actReopen) {
-		return 0
-	}
-	m := backoffMultipliers[min(attempt, len(backoffMultipliers)-1)]
-	d := base * time.Duration(m)
-	if overloaded {
-		d *= 3
-	}
-	return d + time.Duration(rand.Int64N(int64(d)/100+1))
-}
-
-// sleepUntil sleeps for d unless that would pass deadline or ctx ends first;
-// it returns false if the caller should give up.
-func sleepUntil(ctx context.Context, d time.Duration, deadline time.Time) bool {
-	if !deadline.IsZero() && time.Now().Add(d).After(deadline) {
-		return false
-	}
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -67,7 +67,8 @@ func TestIntegrationFaultConnectionsCut(t *testing.T) {
 	admin := testClient(t)
 	table := testTable(t, admin, "row2", "row5")
 	p := &faultProxy{}
-	c := New(Options{Dial: p.dial, RetryPause: 20 * time.Millisecond, OperationTimeout: 30 * time.Second})
+	// A short failed-servers expiry: the refusal window is only 500ms.
+	c := New(testOptions(t, Options{Dial: p.dial, RetryPause: 20 * time.Millisecond, OperationTimeout: 30 * time.Second, FailedServerExpiry: 100 * time.Millisecond}))
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

@@ -19,6 +19,18 @@ import (
 
 func testClient(t *testing.T) *Client {
 	t.Helper()
+	c := New(testOptions(t, Options{OperationTimeout: 60 * time.Second}))
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// testOptions returns o pointed at the test cluster's ZooKeeper
+// (GOBENCH_HBASE_ZK, default 127.0.0.1:2181); it fails the test when that
+// is not reachable. Every client of a test is made with it, so that a test
+// run against another cluster (a private server, the multi-node cluster)
+// touches no other.
+func testOptions(t *testing.T, o Options) Options {
+	t.Helper()
 	zk := "127.0.0.1:2181"
 	if v := os.Getenv("GOBENCH_HBASE_ZK"); v != "" {
 		zk = v
@@ -29,9 +41,8 @@ func testClient(t *testing.T) *Client {
 	} else {
 		nc.Close()
 	}
-	c := New(Options{ZKQuorum: strings.Split(zk, ","), OperationTimeout: 60 * time.Second})
-	t.Cleanup(func() { c.Close() })
-	return c
+	o.ZKQuorum = strings.Split(zk, ",")
+	return o
 }
 
 // testTable creates a fresh table with family "f" split at splits and drops

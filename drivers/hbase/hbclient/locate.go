@@ -19,14 +19,73 @@ var metaRegionName = []byte("hbase:meta,,1")
 // row yet; retried after a backoff.
 var errRegionNotReady = errors.New("region not assigned yet")
 
-// locate returns the region of table holding row, from the cache or from meta.
-func (c *Client) locate(ctx context.Context, table string, row []byte) (*region, error) {
+// maxLookups bounds the hbase:meta lookups in flight at once (Java's
+// hbase.client.meta.max.concurrent.locate.per.table, 8).
+const maxLookups = 8
+
+// lookupCall is one hbase:meta lookup of a row in flight, shared by every
+// caller missing that row meanwhile.
+type lookupCall struct {
+	done chan struct{} // closed when reg or err is set
+	reg  *region
+	err  error
+}
+
+// locate returns the region of table holding row, from the cache or from
+// meta. Concurrent misses on one row share one lookup; lookups of other
+// rows run concurrently (at most maxLookups at once), each waiting caller
+// only until its context or deadline ends.
+func (c *Client) locate(ctx context.Context, table string, row []byte, deadline time.Time) (*region, error) {
 	if r := c.cache.get(table, row); r != nil {
 		return r, nil
 	}
-	// One meta lookup at a time: when many goroutines miss together (at
-	// start, after a server failure), the first lookup's prefetched regions
-	// usually answer the others, which find them in the cache.
+	key := table + "\x00" + string(row)
+	c.lookupMu.Lock()
+	lc := c.lookups[key]
+	if lc == nil {
+		lc = &lookupCall{done: make(chan struct{})}
+		c.lookups[key] = lc
+		go c.runLookup(key, lc, table, append([]byte(nil), row...), deadline)
+	}
+	c.lookupMu.Unlock()
+	var expired <-chan time.Time
+	if dl, ok := ctx.Deadline(); !deadline.IsZero() && (!ok || deadline.Before(dl)) {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		expired = t.C
+	}
+	select {
+	case <-lc.done:
+		return lc.reg, lc.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("locate row %q of %s: %w", row, table, ctx.Err())
+	case <-expired:
+		return nil, fmt.Errorf("locate row %q of %s: operation deadline passed: %w: %w", row, table, errTimeout, ErrConnection)
+	}
+}
+
+// runLookup looks row up for lc, bounded by the deadline of the caller that
+// started it and by the client's life.
+func (c *Client) runLookup(key string, lc *lookupCall, table string, row []byte, deadline time.Time) {
+	ctx, cancel := context.WithDeadline(c.life, deadline)
+	defer cancel()
+	reg, err := c.lookup(ctx, table, row, deadline)
+	if err != nil && ctx.Err() != nil && !errors.Is(err, ErrClosed) {
+		// The starter's deadline is not its followers': for them this is
+		// a timed-out lookup, to be retried.
+		err = fmt.Errorf("locate row %q of %s: %w: %w (%v)", row, table, errTimeout, ErrConnection, err)
+	}
+	c.lookupMu.Lock()
+	delete(c.lookups, key)
+	c.lookupMu.Unlock()
+	lc.reg, lc.err = reg, err
+	close(lc.done)
+}
+
+// lookup waits for a lookup slot, then reads meta unless a lookup that
+// finished meanwhile cached the row's region (prefetched regions often
+// answer misses that queued together, at start or after a failure).
+func (c *Client) lookup(ctx context.Context, table string, row []byte, deadline time.Time) (*region, error) {
 	select {
 	case c.lookupSem <- struct{}{}:
 	case <-ctx.Done():
@@ -36,7 +95,7 @@ func (c *Client) locate(ctx context.Context, table string, row []byte) (*region,
 	if r := c.cache.get(table, row); r != nil {
 		return r, nil
 	}
-	return c.lookupMeta(ctx, table, row)
+	return c.lookupMeta(ctx, table, row, deadline)
 }
 
 // metaServer returns the address of hbase:meta's RegionServer, reading
@@ -120,7 +179,7 @@ func metaRow(res *pb.Result) (*region, *pb.RegionInfo, error) {
 // lookupMeta finds the region of table holding row with a reverse scan of
 // hbase:meta (hbase-wire.md §3.4) and caches it together with the other
 // usable regions the scan returned.
-func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*region, error) {
+func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadline time.Time) (*region, error) {
 	addr, err := c.metaServer(ctx)
 	if err != nil {
 		return nil, err
@@ -141,11 +200,11 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp); err != nil {
+	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline); err != nil {
 		if a := classify(err); a == actRelocate || a == actReconnect {
 			c.forgetMeta()
 			if a == actReconnect {
-				c.dropServer(addr)
+				c.dropServer(addr, connOf(err))
 			}
 		}
 		return nil, fmt.Errorf("scan hbase:meta on %s: %w", addr, err)
@@ -190,12 +249,12 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte) (*reg
 
 // callRegionServer makes one ClientService call with generated messages
 // (for the paths where allocation does not matter).
-func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message) error {
-	rc, err := c.regionConn(ctx, addr)
+func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, addr, deadline)
 	if err != nil {
 		return err
 	}
-	return callProto(ctx, rc, method, req, resp, c.opts.RPCTimeout)
+	return callProto(ctx, rc, method, req, resp, c.rpcTimeout(deadline))
 }
 
 func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.Message, timeout time.Duration) error {
@@ -210,6 +269,15 @@ func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.
 	defer cl.release()
 	if err := proto.Unmarshal(cl.resp.body, resp); err != nil {
 		return fmt.Errorf("decode %s response from %s: %w", method, rc.addr, err)
+	}
+	// A scan on a codec connection answers cell counts and a cell block:
+	// turn them into inline Results, which the callers read.
+	if sr, ok := resp.(*pb.ScanResponse); ok && len(sr.CellsPerResult) > 0 {
+		results, err := cellResults(sr.CellsPerResult, cl.resp.cells)
+		if err != nil {
+			return fmt.Errorf("decode %s response from %s: %w", method, rc.addr, err)
+		}
+		sr.Results, sr.CellsPerResult = append(sr.Results, results...), nil
 	}
 	return nil
 }

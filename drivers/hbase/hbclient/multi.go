@@ -28,17 +28,14 @@ func (c *Client) Multi(ctx context.Context, table string, muts []Mutation) error
 	for i := range pending {
 		pending[i] = i
 	}
-	var deadline time.Time
-	for attempt := 0; len(pending) > 0; attempt++ {
-		failed, reg, err := c.multi1(ctx, table, muts, pending)
+	rt := c.retrier(ctx)
+	for len(pending) > 0 {
+		failed, err := c.multi1(ctx, table, muts, pending, rt.deadline)
 		if len(failed) == 0 {
 			return nil
 		}
 		pending = failed
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
-		if rerr := c.retry(ctx, err, reg, attempt, deadline); rerr != nil {
+		if rerr := rt.retry(ctx, err, nil); rerr != nil { // (multi1 updated the caches)
 			return fmt.Errorf("multi on %s: %d of %d mutations failed: %w", table, len(pending), len(muts), rerr)
 		}
 	}
@@ -57,17 +54,17 @@ type multiFailure struct {
 }
 
 // multi1 sends one round of pending mutations. It returns the indexes that
-// failed, and one representative error (the permanent one if any) with its
-// region; regions failing with relocation errors are already dropped.
-func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int) (failed []int, reg *region, err error) {
+// failed and one representative error (the permanent one if any); the
+// caches are already updated for every failure.
+func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pending []int, deadline time.Time) (failed []int, err error) {
 	servers := make(map[string][]*regionBatch)
 	byRegion := make(map[*region]*regionBatch)
 	for _, i := range pending {
-		r, lerr := c.locate(ctx, table, muts[i].Row)
+		r, lerr := c.locate(ctx, table, muts[i].Row, deadline)
 		if lerr != nil {
 			failed = append(failed, i)
 			if err == nil || classify(lerr) == actFail {
-				err, reg = lerr, nil
+				err = lerr
 			}
 			continue
 		}
@@ -86,7 +83,7 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f := c.multiServer(ctx, addr, muts, batches)
+			f := c.multiServer(ctx, addr, muts, batches, deadline)
 			mu.Lock()
 			fails = append(fails, f...)
 			mu.Unlock()
@@ -95,20 +92,19 @@ func (c *Client) multi1(ctx context.Context, table string, muts []Mutation, pend
 	wg.Wait()
 	for _, f := range fails {
 		failed = append(failed, f.idxs...)
-		a := classify(f.err)
-		if f.reg != nil && (a == actRelocate || a == actReopen) {
-			c.cache.remove(f.reg)
-		}
+		// Every failure updates the caches (a moved region, a dead
+		// server), not just the representative one.
+		a := c.onError(f.err, f.reg)
 		if err == nil || a == actFail || (classify(err) != actFail && a == actReconnect) {
-			err, reg = f.err, f.reg
+			err = f.err
 		}
 	}
-	return failed, reg, err
+	return failed, err
 }
 
 // multiServer sends one MultiRequest with batches to addr and returns the
 // failures.
-func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, batches []*regionBatch) []multiFailure {
+func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, batches []*regionBatch, deadline time.Time) []multiFailure {
 	all := func(err error) []multiFailure {
 		f := make([]multiFailure, len(batches))
 		for i, b := range batches {
@@ -116,14 +112,25 @@ func (c *Client) multiServer(ctx context.Context, addr string, muts []Mutation, 
 		}
 		return f
 	}
-	rc, err := c.regionConn(ctx, addr)
+	rc, err := c.regionConn(ctx, addr, deadline)
 	if err != nil {
 		return all(err)
 	}
 	p := getFrame(0)
-	*p = appendMultiRequest((*p)[:0], muts, batches)
-	cl, err := rc.call(ctx, "Multi", *p, c.opts.RPCTimeout)
+	var q *[]byte // the cell block, on a codec connection
+	var cells []byte
+	if rc.codec {
+		q = getFrame(0)
+		*p, *q = appendMultiRequestCells((*p)[:0], (*q)[:0], muts, batches)
+		cells = *q
+	} else {
+		*p = appendMultiRequest((*p)[:0], muts, batches)
+	}
+	cl, err := rc.callCells(ctx, "Multi", *p, cells, c.rpcTimeout(deadline))
 	framePool.Put(p)
+	if q != nil {
+		framePool.Put(q)
+	}
 	if err != nil {
 		return all(err)
 	}
@@ -240,6 +247,7 @@ func hasField(b []byte, num protowire.Number) bool {
 // marked here.
 func pairError(p *pb.NameBytesPair) error {
 	re := &RemoteError{Class: p.GetName(), Message: string(p.GetValue())}
+	re.Host, re.Port = parseMoved(re.Class, re.Message)
 	if a, ok := exceptionActions[re.Class]; ok && a == actFail {
 		re.DoNotRetry = true
 	}
@@ -266,4 +274,40 @@ func appendMultiRequest(b []byte, muts []Mutation, batches []*regionBatch) []byt
 		}
 	}
 	return b
+}
+
+// appendMultiRequestCells is appendMultiRequest for a codec connection:
+// mutations with cells go metadata-only into b, their cells, in action
+// order, into the cell block cells; whole-row deletes stay inline.
+func appendMultiRequestCells(b, cells []byte, muts []Mutation, batches []*regionBatch) ([]byte, []byte) {
+	msize := func(m *Mutation) int {
+		if m.usesCells() {
+			return mutationNoDataSize(m)
+		}
+		n, _ := mutationSize(m)
+		return n
+	}
+	for _, rb := range batches {
+		size := sizeBytesField(1, regionSpecSize(rb.reg.name))
+		for pos, i := range rb.idxs {
+			size += sizeBytesField(3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, msize(&muts[i])))
+		}
+		b = appendLen(b, 1, size)
+		b = appendRegionSpec(b, 1, rb.reg.name)
+		for pos, i := range rb.idxs {
+			m := &muts[i]
+			ms := msize(m)
+			b = appendLen(b, 3, sizeVarintField(1, uint64(pos+1))+sizeBytesField(2, ms))
+			b = appendVarintField(b, 1, uint64(pos+1))
+			b = appendLen(b, 2, ms)
+			if m.usesCells() {
+				b = appendMutationNoData(b, m)
+				cells = appendMutationCells(cells, m)
+			} else {
+				_, cv := mutationSize(m)
+				b = appendMutation(b, m, cv)
+			}
+		}
+	}
+	return b, cells
 }

@@ -77,43 +77,41 @@ func (m *Mutation) check() error {
 // family; quals empty reads the whole family. A missing row leaves res with
 // no cells and returns nil. res must not be shared with other goroutines.
 func (c *Client) Get(ctx context.Context, table string, row, family []byte, quals [][]byte, res *Result) error {
-	var deadline time.Time
-	for attempt := 0; ; attempt++ {
+	rt := c.retrier(ctx)
+	for {
 		res.Reset()
-		reg, err := c.locate(ctx, table, row)
+		reg, err := c.locate(ctx, table, row, rt.deadline)
 		if err == nil {
-			if err = c.get1(ctx, reg, row, family, quals, res); err == nil {
+			if err = c.get1(ctx, reg, row, family, quals, res, rt.deadline); err == nil {
 				return nil
 			}
 		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
-		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, reg); err != nil {
 			return fmt.Errorf("get row %q of %s: %w", row, table, err)
 		}
 	}
 }
 
-func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, quals [][]byte, res *Result) error {
-	rc, err := c.regionConn(ctx, reg.addr)
+func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, quals [][]byte, res *Result, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, reg.addr, deadline)
 	if err != nil {
 		return err
 	}
 	p := getFrame(0)
 	*p = appendGetRequest((*p)[:0], reg.name, row, family, quals)
-	cl, err := rc.call(ctx, "Get", *p, c.opts.RPCTimeout)
+	cl, err := rc.call(ctx, "Get", *p, c.rpcTimeout(deadline))
 	framePool.Put(p)
 	if err != nil {
 		return err
 	}
-	err = decodeGetResponse(cl.resp.body, res)
+	err = decodeGetResponse(cl.resp.body, cl.resp.cells, res)
 	cl.release()
 	return err
 }
 
-// decodeGetResponse decodes GetResponse{1: Result} into res.
-func decodeGetResponse(b []byte, res *Result) error {
+// decodeGetResponse decodes GetResponse{1: Result} into res, with the
+// Result's cells inline or in the response's cell block.
+func decodeGetResponse(b, cells []byte, res *Result) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -125,8 +123,14 @@ func decodeGetResponse(b []byte, res *Result) error {
 			if n < 0 {
 				return fmt.Errorf("get response result: %w", errCorrupt)
 			}
-			if err := res.decode(v); err != nil {
+			assoc, err := res.decode(v)
+			if err != nil {
 				return err
+			}
+			if assoc > 0 {
+				if cells, err = res.decodeKeyValues(cells, assoc); err != nil {
+					return fmt.Errorf("get response: %w", err)
+				}
 			}
 			b = b[n:]
 			continue
@@ -141,37 +145,46 @@ func decodeGetResponse(b []byte, res *Result) error {
 }
 
 // Mutate applies m (a Put or Delete) to table, retrying until the context's
-// deadline (or the operation timeout).
+// deadline (or the operation timeout, counted from the call).
 func (c *Client) Mutate(ctx context.Context, table string, m *Mutation) error {
 	if err := m.check(); err != nil {
 		return fmt.Errorf("mutate %s: %w", table, err)
 	}
-	var deadline time.Time
-	for attempt := 0; ; attempt++ {
-		reg, err := c.locate(ctx, table, m.Row)
+	rt := c.retrier(ctx)
+	for {
+		reg, err := c.locate(ctx, table, m.Row, rt.deadline)
 		if err == nil {
-			if err = c.mutate1(ctx, reg, m); err == nil {
+			if err = c.mutate1(ctx, reg, m, rt.deadline); err == nil {
 				return nil
 			}
 		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
-		if err = c.retry(ctx, err, reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, reg); err != nil {
 			return fmt.Errorf("mutate row %q of %s: %w", m.Row, table, err)
 		}
 	}
 }
 
-func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation) error {
-	rc, err := c.regionConn(ctx, reg.addr)
+func (c *Client) mutate1(ctx context.Context, reg *region, m *Mutation, deadline time.Time) error {
+	rc, err := c.regionConn(ctx, reg.addr, deadline)
 	if err != nil {
 		return err
 	}
 	p := getFrame(0)
-	*p = appendMutateRequest((*p)[:0], reg.name, m)
-	cl, err := rc.call(ctx, "Mutate", *p, c.opts.RPCTimeout)
+	var q *[]byte // the request's cell block, on a codec connection
+	var cells []byte
+	if rc.codec && m.usesCells() {
+		q = getFrame(0)
+		*p = appendMutateRequestNoData((*p)[:0], reg.name, m)
+		*q = appendMutationCells((*q)[:0], m)
+		cells = *q
+	} else {
+		*p = appendMutateRequest((*p)[:0], reg.name, m)
+	}
+	cl, err := rc.callCells(ctx, "Mutate", *p, cells, c.rpcTimeout(deadline))
 	framePool.Put(p)
+	if q != nil {
+		framePool.Put(q)
+	}
 	if err != nil {
 		return err
 	}

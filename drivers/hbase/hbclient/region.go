@@ -83,6 +83,22 @@ func (rc *regionCache) remove(r *region) {
 	}
 }
 
+// move replaces r, if it is still cached, with a copy hosted at addr (a
+// RegionMovedException's new location). It reports whether it did.
+func (rc *regionCache) move(r *region, addr string) bool {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	for i, o := range rc.tables[r.table] {
+		if o == r {
+			moved := *r
+			moved.addr = addr
+			rc.tables[r.table][i] = &moved
+			return true
+		}
+	}
+	return false
+}
+
 // removeServer drops every region hosted at addr.
 func (rc *regionCache) removeServer(addr string) {
 	rc.mu.Lock()

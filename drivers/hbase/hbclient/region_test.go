@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -126,28 +125,6 @@ func TestClassify(t *testing.T) {
 	} {
 		if got := (&RemoteError{Class: tc.class, Message: tc.msg}).Error(); got != tc.want {
 			t.Errorf("RemoteError{%q, %q}.Error() = %q, want %q", tc.class, tc.msg, got, tc.want)
-		}
-	}
-}
-
-func TestBackoff(t *testing.T) {
-	base := 100 * time.Millisecond
-	for _, tc := range []struct {
-		attempt    int
-		a          action
-		overloaded bool
-		want       time.Duration
-	}{
-		{0, actRelocate, false, 0},
-		{0, actRetry, false, 100 * time.Millisecond},
-		{1, actRelocate, false, 200 * time.Millisecond},
-		{4, actRetry, false, time.Second},
-		{4, actRetry, true, 3 * time.Second},
-		{50, actRetry, false, 20 * time.Second},
-	} {
-		got := backoff(base, tc.attempt, tc.a, tc.overloaded)
-		if got < tc.want || got > tc.want+tc.want/100 {
-			t.Errorf("backoff(attempt %d, action %d, overloaded %v) = %v, want %v (+1%% jitter)", tc.attempt, tc.a, tc.overloaded, got, tc.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package hbclient
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -31,8 +32,10 @@ type ScanSpec struct {
 
 // Scan visits the rows of table selected by s in key order, crossing region
 // boundaries, filling res with each row and calling fn with it. res is reset
-// for every row; fn must not keep it. If fn returns an error the scan stops,
-// its server-side scanner is closed, and Scan returns that error.
+// for every row; fn must not keep it. If fn returns an error the scan stops
+// and Scan returns that error. However a scan ends (done, limit reached,
+// fn's error, a failed call, the context's end), the server-side scanner it
+// has open is closed (in the background after a failure).
 // Region moves and lost scanners are retried by reopening after the last
 // row seen.
 func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Result, fn func(*Result) error) error {
@@ -41,45 +44,42 @@ func (c *Client) Scan(ctx context.Context, table string, s *ScanSpec, res *Resul
 	st.c, st.table, st.s, st.res, st.fn = c, table, s, res, fn
 	st.cur = append(st.cur[:0], s.Start...)
 	st.include, st.got = true, 0
-	var deadline time.Time
-	attempt := 0
+	rt := c.retrier(ctx)
+	st.deadline = rt.deadline
 	for {
 		done, progressed, err := st.region(ctx)
 		if err == nil && done {
 			return nil
 		}
+		if err == nil || progressed {
+			rt.attempt = 0 // rows arrived: the retries count afresh
+		}
 		if err == nil {
-			attempt = 0
 			continue
 		}
 		if st.fnErr != nil {
 			return st.fnErr
 		}
-		if progressed {
-			attempt = 0
-		}
-		if deadline.IsZero() {
-			deadline = c.deadline(ctx)
-		}
-		if err = c.retry(ctx, err, st.reg, attempt, deadline); err != nil {
+		if err = rt.retry(ctx, err, st.reg); err != nil {
 			return fmt.Errorf("scan %s from %q: %w", table, s.Start, err)
 		}
-		attempt++
 	}
 }
 
 type scanState struct {
-	c       *Client
-	table   string
-	s       *ScanSpec
-	res     *Result
-	fn      func(*Result) error
-	fnErr   error
-	reg     *region
-	cur     []byte // where the next (re)open starts
-	include bool   // whether cur itself is still to be returned
-	got     int
-	results [][]byte // reused by parseScanResponse
+	c        *Client
+	table    string
+	s        *ScanSpec
+	res      *Result
+	fn       func(*Result) error
+	fnErr    error
+	reg      *region
+	deadline time.Time // of the whole scan
+	cur      []byte    // where the next (re)open starts
+	include  bool      // whether cur itself is still to be returned
+	got      int
+	results  [][]byte // reused by parseScanResponse
+	counts   []uint32 // reused by parseScanResponse
 }
 
 // scanPool recycles scan states with their row and result buffers.
@@ -87,7 +87,7 @@ var scanPool = sync.Pool{New: func() any { return new(scanState) }}
 
 func (st *scanState) release() {
 	clear(st.results)
-	*st = scanState{cur: st.cur[:0], results: st.results[:0]}
+	*st = scanState{cur: st.cur[:0], results: st.results[:0], counts: st.counts[:0]}
 	scanPool.Put(st)
 }
 
@@ -117,12 +117,12 @@ func (st *scanState) remaining() uint32 {
 func (st *scanState) region(ctx context.Context) (done, progressed bool, err error) {
 	c := st.c
 	st.reg = nil
-	reg, err := c.locate(ctx, st.table, st.cur)
+	reg, err := c.locate(ctx, st.table, st.cur, st.deadline)
 	if err != nil {
 		return false, false, err
 	}
 	st.reg = reg
-	rc, err := c.regionConn(ctx, reg.addr)
+	rc, err := c.regionConn(ctx, reg.addr, st.deadline)
 	if err != nil {
 		return false, false, err
 	}
@@ -132,16 +132,24 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 	var scannerID uint64
 	open := false
 	for {
-		cl, err := rc.call(ctx, "Scan", *p, c.opts.RPCTimeout)
+		cl, err := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline))
 		if err != nil {
+			// The scanner (if the open got as far as naming it) may well
+			// live on: the call timed out, the context ended, the server
+			// answered an error. Close it rather than leave it to its
+			// lease. (A scanner whose open call itself failed is unknown
+			// here and cannot be closed.)
+			if open && scannerMayLive(err) {
+				c.closeScannerLater(rc, scannerID)
+			}
 			return false, progressed, err
 		}
-		sr, err := parseScanResponse(cl.resp.body, st.results)
+		sr, err := parseScanResponse(cl.resp.body, st.results, st.counts)
 		if err == nil {
-			st.results = sr.results
+			st.results, st.counts = sr.results, sr.counts
 			scannerID, open = sr.scannerID, true
 			var rows int
-			rows, err = st.deliver(sr.results)
+			rows, err = st.deliver(&sr, cl.resp.cells)
 			progressed = progressed || rows > 0
 			if err == nil && rows == 0 && !sr.hasMoreInRegion {
 				sr.moreInRegion = false
@@ -162,10 +170,16 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 		}
 		cl.release()
 		if err != nil || done || !open {
-			if open {
+			switch {
+			case open && err != nil: // the callback's error, a bad response
+				c.closeScannerLater(rc, scannerID)
+			case open: // done before the region ended (limit reached)
 				*p = appendScanClose((*p)[:0], scannerID)
-				if cl, cerr := rc.call(ctx, "Scan", *p, c.opts.RPCTimeout); cerr == nil {
+				cl, cerr := rc.call(ctx, "Scan", *p, c.rpcTimeout(st.deadline))
+				if cerr == nil {
 					cl.release()
+				} else if scannerMayLive(cerr) {
+					c.closeScannerLater(rc, scannerID)
 				}
 			}
 			return done, progressed, err
@@ -174,12 +188,62 @@ func (st *scanState) region(ctx context.Context) (done, progressed bool, err err
 	}
 }
 
-// deliver hands each serialized Result in results to fn.
-func (st *scanState) deliver(results [][]byte) (int, error) {
-	for i, r := range results {
+// scannerCloseTimeout bounds a close sent after a scan failed.
+const scannerCloseTimeout = 5 * time.Second
+
+// closeScannerLater closes scanner id of rc's server in the background
+// (best effort, within scannerCloseTimeout and the client's life), over a
+// new connection if rc died. The failed scan does not wait for it.
+func (c *Client) closeScannerLater(rc *rpcConn, id uint64) {
+	go func() {
+		ctx, cancel := context.WithTimeout(c.life, min(c.opts.RPCTimeout, scannerCloseTimeout))
+		defer cancel()
+		if !rc.alive() {
+			var err error
+			if rc, err = c.regionConn(ctx, rc.addr, time.Time{}); err != nil {
+				return
+			}
+		}
+		if cl, err := rc.call(ctx, "Scan", appendScanClose(nil, id), 0); err == nil {
+			cl.release()
+		}
+	}()
+}
+
+// scannerMayLive reports whether a scanner can still be open on the server
+// after a call on it failed with err: not when the server said it is gone.
+func scannerMayLive(err error) bool {
+	var re *RemoteError
+	if errors.As(err, &re) {
+		switch re.Class {
+		case pkg + "UnknownScannerException", pkg + "exceptions.ScannerResetException":
+			return false
+		}
+	}
+	return true
+}
+
+// deliver hands each Result of sr to fn: serialized Results (their cells
+// inline or in the cell block), or, in cell-block mode, cell counts with
+// the cells in cells.
+func (st *scanState) deliver(sr *scanResponse, cells []byte) (int, error) {
+	n := len(sr.results)
+	if len(sr.counts) > 0 {
+		n = len(sr.counts)
+	}
+	for i := 0; i < n; i++ {
 		st.res.Reset()
-		if err := st.res.decode(r); err != nil {
-			return i, err
+		var err error
+		if len(sr.counts) > 0 {
+			cells, err = st.res.decodeKeyValues(cells, int(sr.counts[i]))
+		} else {
+			var assoc int
+			if assoc, err = st.res.decode(sr.results[i]); err == nil && assoc > 0 {
+				cells, err = st.res.decodeKeyValues(cells, assoc)
+			}
+		}
+		if err != nil {
+			return i, fmt.Errorf("scan response: %w", err)
 		}
 		if row := st.res.Row(); row != nil {
 			st.cur = append(st.cur[:0], row...)
@@ -194,7 +258,7 @@ func (st *scanState) deliver(results [][]byte) (int, error) {
 			return i + 1, nil
 		}
 	}
-	return len(results), nil
+	return n, nil
 }
 
 // nextRegion moves st past reg; it reports true when the scan is complete.
@@ -210,13 +274,15 @@ func (st *scanState) nextRegion(reg *region) bool {
 type scanResponse struct {
 	scannerID                           uint64
 	more, hasMoreInRegion, moreInRegion bool
-	results                             [][]byte
+	results                             [][]byte // serialized Results (inline mode)
+	counts                              []uint32 // cells per result (cell-block mode)
 }
 
 // parseScanResponse decodes the fields of a ScanResponse the scan needs; the
-// results alias b and reuse the results slice. more and moreInRegion default to true when absent.
-func parseScanResponse(b []byte, results [][]byte) (scanResponse, error) {
-	sr := scanResponse{more: true, moreInRegion: true, results: results[:0]}
+// results alias b and reuse the results slice, the counts reuse counts.
+// more and moreInRegion default to true when absent.
+func parseScanResponse(b []byte, results [][]byte, counts []uint32) (scanResponse, error) {
+	sr := scanResponse{more: true, moreInRegion: true, results: results[:0], counts: counts[:0]}
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -244,6 +310,12 @@ func parseScanResponse(b []byte, results [][]byte) (scanResponse, error) {
 				return sr, fmt.Errorf("scan response result: %w", errCorrupt)
 			}
 			sr.results = append(sr.results, v)
+			b = b[n:]
+		case num == 1 && (typ == protowire.BytesType || typ == protowire.VarintType):
+			var n int
+			if sr.counts, n = consumeCounts(sr.counts, typ, b); n < 0 {
+				return sr, fmt.Errorf("scan response cells per result: %w", errCorrupt)
+			}
 			b = b[n:]
 		default:
 			n := protowire.ConsumeFieldValue(num, typ, b)

@@ -55,35 +55,87 @@ func appendLen(b []byte, num protowire.Number, n int) []byte {
 
 // appendRequestFrame appends one request frame (hbase-wire.md §2.1): 4-byte
 // big-endian total length, varint-delimited RequestHeader, varint-delimited
-// param. timeoutMs 0 leaves the header's timeout unset.
-func appendRequestFrame(b []byte, callID uint32, method string, timeoutMs uint32, param []byte) []byte {
+// param, then the cell block if cells is not nil (announced in the header's
+// cell_block_meta). timeoutMs 0 leaves the header's timeout unset.
+func appendRequestFrame(b []byte, callID uint32, method string, timeoutMs uint32, param, cells []byte) []byte {
 	hsize := sizeVarintField(1, uint64(callID)) + tagSize(3) + protowire.SizeBytes(len(method)) + 2
+	meta := 0
+	if cells != nil {
+		meta = sizeVarintField(1, uint64(len(cells)))
+		hsize += sizeBytesField(5, meta)
+	}
 	if timeoutMs > 0 {
 		hsize += sizeVarintField(7, uint64(timeoutMs))
 	}
-	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(param))
+	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(param)) + len(cells)
 	b = binary.BigEndian.AppendUint32(b, uint32(total))
 	b = protowire.AppendVarint(b, uint64(hsize))
 	b = appendVarintField(b, 1, uint64(callID))
 	b = appendStringField(b, 3, method)
 	b = appendVarintField(b, 4, 1) // request_param = true
+	if cells != nil {
+		b = appendLen(b, 5, meta)
+		b = appendVarintField(b, 1, uint64(len(cells)))
+	}
 	if timeoutMs > 0 {
 		b = appendVarintField(b, 7, uint64(timeoutMs))
 	}
 	b = protowire.AppendVarint(b, uint64(len(param)))
-	return append(b, param...)
+	b = append(b, param...)
+	return append(b, cells...)
+}
+
+// keyValueCodec is the cell-block codec the client asks for (the Java
+// client's default, hbase.client.rpc.codec).
+const keyValueCodec = "org.apache.hadoop.hbase.codec.KeyValueCodec"
+
+// The VersionInfo sent with a codec: a 2.6 client. The server gives such a
+// client Get results as cell blocks (≥ 1.3), RetryImmediatelyException in
+// Multi (≥ 1.2), RequestTooBigException (≥ 1.3) and ScannerResetException
+// (≥ 1.4), all of which this client handles.
+var versionInfo = [...]string{
+	"2.6.0",                              // version
+	"https://github.com/gobench/gobench", // url
+	"gobench",                            // revision
+	"gobench",                            // user
+	"",                                   // date
+	"",                                   // src_checksum
+}
+
+const versionMajor, versionMinor = 2, 6
+
+func versionInfoSize() int {
+	n := sizeVarintField(7, versionMajor) + sizeVarintField(8, versionMinor)
+	for i, v := range versionInfo {
+		n += sizeBytesField(protowire.Number(i+1), len(v))
+	}
+	return n
 }
 
 // appendConnectionHeader appends the preamble and the 4-byte-length-prefixed
-// ConnectionHeader for user and service, without a cell-block codec.
-func appendConnectionHeader(b []byte, user, service string) []byte {
+// ConnectionHeader for user and service; with codec it names KeyValueCodec
+// for cell blocks and adds the VersionInfo (hbase-wire.md §1.3).
+func appendConnectionHeader(b []byte, user, service string, codec bool) []byte {
 	ui := sizeBytesField(1, len(user))
 	size := sizeBytesField(1, ui) + sizeBytesField(2, len(service))
+	if codec {
+		size += sizeBytesField(3, len(keyValueCodec)) + sizeBytesField(5, versionInfoSize())
+	}
 	b = append(b, preamble...)
 	b = binary.BigEndian.AppendUint32(b, uint32(size))
 	b = appendLen(b, 1, ui)
 	b = appendStringField(b, 1, user)
-	return appendStringField(b, 2, service)
+	b = appendStringField(b, 2, service)
+	if codec {
+		b = appendStringField(b, 3, keyValueCodec)
+		b = appendLen(b, 5, versionInfoSize())
+		for i, v := range versionInfo {
+			b = appendStringField(b, protowire.Number(i+1), v)
+		}
+		b = appendVarintField(b, 7, versionMajor)
+		b = appendVarintField(b, 8, versionMinor)
+	}
+	return b
 }
 
 // responseFrame is a parsed response frame; its slices alias the frame buffer.
@@ -91,6 +143,7 @@ type responseFrame struct {
 	callID    uint32
 	exception []byte // serialized ExceptionResponse, nil if none
 	body      []byte // serialized response param, nil with an exception
+	cells     []byte // the cell block (KeyValueCodec), nil if none
 }
 
 // parseResponseFrame parses the bytes after the 4-byte length (hbase-wire.md §2.2).
@@ -102,6 +155,7 @@ func parseResponseFrame(f []byte) (responseFrame, error) {
 	}
 	f = f[n:]
 	hasID := false
+	cellLen := -1
 	for len(h) > 0 {
 		num, typ, n := protowire.ConsumeTag(h)
 		if n < 0 {
@@ -126,6 +180,32 @@ func parseResponseFrame(f []byte) (responseFrame, error) {
 				r.exception = []byte{}
 			}
 			h = h[n:]
+		case num == 3 && typ == protowire.BytesType: // CellBlockMeta{1: length}
+			v, n := protowire.ConsumeBytes(h)
+			if n < 0 {
+				return r, fmt.Errorf("response cell block meta: %w", errCorrupt)
+			}
+			h = h[n:]
+			cellLen = 0
+			for len(v) > 0 {
+				f, ft, m := protowire.ConsumeTag(v)
+				if m < 0 {
+					return r, fmt.Errorf("response cell block meta: %w", errCorrupt)
+				}
+				v = v[m:]
+				if f == 1 && ft == protowire.VarintType {
+					l, m := protowire.ConsumeVarint(v)
+					if m < 0 {
+						return r, fmt.Errorf("response cell block length: %w", errCorrupt)
+					}
+					cellLen, v = int(min(l, 1<<31)), v[m:]
+					continue
+				}
+				if m = protowire.ConsumeFieldValue(f, ft, v); m < 0 {
+					return r, fmt.Errorf("response cell block meta: %w", errCorrupt)
+				}
+				v = v[m:]
+			}
 		default:
 			n := protowire.ConsumeFieldValue(num, typ, h)
 			if n < 0 {
@@ -147,6 +227,14 @@ func parseResponseFrame(f []byte) (responseFrame, error) {
 	r.body = body
 	if r.body == nil {
 		r.body = []byte{}
+	}
+	if rest := f[n:]; cellLen >= 0 {
+		if len(rest) != cellLen {
+			return r, fmt.Errorf("response cell block of %d bytes, meta says %d: %w", len(rest), cellLen, errCorrupt)
+		}
+		r.cells = rest
+	} else if len(rest) > 0 {
+		return r, fmt.Errorf("%d bytes after the response body without a cell block meta: %w", len(rest), errCorrupt)
 	}
 	return r, nil
 }
@@ -263,8 +351,9 @@ func appendMutateRequest(b []byte, region []byte, m *Mutation) []byte {
 }
 
 // decode appends the cells of the serialized Result b to r, copying their
-// bytes into r's arena.
-func (r *Result) decode(b []byte) error {
+// bytes into r's arena. It returns the Result's associated_cell_count: how
+// many more of its cells are in the response's cell block.
+func (r *Result) decode(b []byte) (assoc int, err error) {
 	if cap(r.arena)-len(r.arena) < len(b) {
 		n := 2 * cap(r.arena)
 		if n < len(b) {
@@ -276,35 +365,42 @@ func (r *Result) decode(b []byte) error {
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
-			return fmt.Errorf("result tag: %w", errCorrupt)
+			return 0, fmt.Errorf("result tag: %w", errCorrupt)
 		}
 		b = b[n:]
 		switch {
 		case num == 1 && typ == protowire.BytesType:
 			v, n := protowire.ConsumeBytes(b)
 			if n < 0 {
-				return fmt.Errorf("result cell: %w", errCorrupt)
+				return 0, fmt.Errorf("result cell: %w", errCorrupt)
 			}
 			if err := r.decodeCell(v); err != nil {
-				return err
+				return 0, err
 			}
+			b = b[n:]
+		case num == 2 && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b)
+			if n < 0 {
+				return 0, fmt.Errorf("result cell count: %w", errCorrupt)
+			}
+			assoc = int(int32(v))
 			b = b[n:]
 		case num == 5 && typ == protowire.VarintType:
 			v, n := protowire.ConsumeVarint(b)
 			if n < 0 {
-				return fmt.Errorf("result partial flag: %w", errCorrupt)
+				return 0, fmt.Errorf("result partial flag: %w", errCorrupt)
 			}
 			r.Partial = v != 0
 			b = b[n:]
 		default:
 			n := protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {
-				return fmt.Errorf("result field %d: %w", num, errCorrupt)
+				return 0, fmt.Errorf("result field %d: %w", num, errCorrupt)
 			}
 			b = b[n:]
 		}
 	}
-	return nil
+	return assoc, nil
 }
 
 func (r *Result) keep(v []byte) []byte {
@@ -313,14 +409,19 @@ func (r *Result) keep(v []byte) []byte {
 	return r.arena[s:len(r.arena):len(r.arena)]
 }
 
-func (r *Result) decodeCell(b []byte) error {
+// nextCell appends an empty cell to r, reusing storage, and returns it.
+func (r *Result) nextCell() *Cell {
 	if len(r.Cells) < cap(r.Cells) {
 		r.Cells = r.Cells[:len(r.Cells)+1]
 		r.Cells[len(r.Cells)-1] = Cell{}
 	} else {
 		r.Cells = append(r.Cells, Cell{})
 	}
-	c := &r.Cells[len(r.Cells)-1]
+	return &r.Cells[len(r.Cells)-1]
+}
+
+func (r *Result) decodeCell(b []byte) error {
+	c := r.nextCell()
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {

@@ -25,7 +25,7 @@ func TestConnectionHeaderBytes(t *testing.T) {
 	want := []byte{0x48, 0x42, 0x61, 0x73, 0x00, 0x50, 0x00, 0x00, 0x00, 0x18,
 		0x0A, 0x07, 0x0A, 0x05, 'h', 'b', 'a', 's', 'e',
 		0x12, 0x0D, 'C', 'l', 'i', 'e', 'n', 't', 'S', 'e', 'r', 'v', 'i', 'c', 'e'}
-	if got := appendConnectionHeader(nil, "hbase", "ClientService"); !bytes.Equal(got, want) {
+	if got := appendConnectionHeader(nil, "hbase", "ClientService", false); !bytes.Equal(got, want) {
 		t.Fatalf("hello for hbase/ClientService:\n got % x\nwant % x", got, want)
 	}
 }
@@ -41,7 +41,7 @@ func TestRequestFrameRoundTrip(t *testing.T) {
 		{300, "Mutate", 60000, bytes.Repeat([]byte{7}, 200)},
 		{0xFFFFFFFE, "getProcedureResult", 1, nil},
 	} {
-		f := appendRequestFrame([]byte("junk"), tc.id, tc.method, tc.timeout, tc.param)[4:]
+		f := appendRequestFrame([]byte("junk"), tc.id, tc.method, tc.timeout, tc.param, nil)[4:]
 		if n := binary.BigEndian.Uint32(f); int(n) != len(f)-4 {
 			t.Errorf("%+v: total length %d, frame has %d bytes after it", tc, n, len(f)-4)
 			continue
@@ -63,7 +63,7 @@ func TestRequestFrameRoundTrip(t *testing.T) {
 		}
 	}
 	// The example header of hbase-wire.md §2.1.
-	f := appendRequestFrame(nil, 1, "Get", 0, nil)
+	f := appendRequestFrame(nil, 1, "Get", 0, nil, nil)
 	if want := []byte{0x09, 0x08, 0x01, 0x1A, 0x03, 'G', 'e', 't', 0x20, 0x01}; !bytes.Equal(f[4:4+len(want)], want) {
 		t.Errorf("Get header for call 1: % x, want % x", f[4:4+len(want)], want)
 	}
@@ -229,7 +229,7 @@ func TestResultDecode(t *testing.T) {
 	var r Result
 	for round := 0; round < 2; round++ { // the second round reuses the storage
 		r.Reset()
-		if err := r.decode(b); err != nil {
+		if _, err := r.decode(b); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
 		if len(r.Cells) != 2 || !r.Partial || string(r.Row()) != "r1" {
@@ -250,11 +250,11 @@ func TestResultDecode(t *testing.T) {
 		}
 	}
 	// Appending a second result keeps the first one's cells intact.
-	if err := r.decode(b); err != nil || len(r.Cells) != 4 || string(r.Cells[0].Qualifier) != "a" {
+	if _, err := r.decode(b); err != nil || len(r.Cells) != 4 || string(r.Cells[0].Qualifier) != "a" {
 		t.Fatalf("second decode without reset: %v, %d cells", err, len(r.Cells))
 	}
 	for _, bad := range [][]byte{{0x0A, 0x05, 0x0A}, {0x0A, 0x02, 0x0A, 0x09}, {0x28}} {
-		if err := r.decode(bad); !errors.Is(err, errCorrupt) {
+		if _, err := r.decode(bad); !errors.Is(err, errCorrupt) {
 			t.Errorf("decode(% x) = %v, want errCorrupt", bad, err)
 		}
 	}
@@ -265,15 +265,15 @@ func TestParseScanResponse(t *testing.T) {
 		Results: []*pb.Result{{Cell: []*pb.Cell{pbCell("a", "f", "q", "1", 1)}}, {Cell: []*pb.Cell{pbCell("b", "f", "q", "2", 1)}}},
 		Ttl:     proto.Uint32(60000), MvccReadPoint: proto.Uint64(5)}
 	b, _ := proto.Marshal(in)
-	sr, err := parseScanResponse(b, nil)
+	sr, err := parseScanResponse(b, nil, nil)
 	if err != nil || sr.scannerID != 77 || !sr.more || sr.moreInRegion || !sr.hasMoreInRegion || len(sr.results) != 2 {
 		t.Fatalf("parse: %+v, %v", sr, err)
 	}
 	var r Result
-	if err := r.decode(sr.results[1]); err != nil || string(r.Row()) != "b" {
+	if _, err := r.decode(sr.results[1]); err != nil || string(r.Row()) != "b" {
 		t.Fatalf("second result: row %q, %v", r.Row(), err)
 	}
-	sr, err = parseScanResponse(nil, sr.results)
+	sr, err = parseScanResponse(nil, sr.results, sr.counts)
 	if err != nil || !sr.more || !sr.moreInRegion || sr.hasMoreInRegion || len(sr.results) != 0 {
 		t.Fatalf("empty response: %+v, %v (want defaults more=true, moreInRegion=true)", sr, err)
 	}

@@ -16,9 +16,10 @@ import (
 )
 
 // Handler answers one request: id is the call id, method the RPC method
-// name and param the serialized request. method and param are only valid
-// during the call. It replies (now or later, from any goroutine) with the
-// Server's Reply methods, or not at all.
+// name and param the serialized request (its cell block, if any, is
+// [Server.CellBlock]). method and param are only valid during the call. It
+// replies (now or later, from any goroutine) with the Server's Reply
+// methods, or not at all. A nil Handler never answers.
 type Handler func(s *Server, id uint32, method, param []byte)
 
 // Server is the server end of one in-memory connection speaking HBase's
@@ -26,10 +27,14 @@ type Handler func(s *Server, id uint32, method, param []byte)
 // request loop allocates nothing in steady state, so allocation tests of a
 // client can run against it. Reply methods are safe for concurrent use.
 type Server struct {
-	t       testing.TB
-	nc      net.Conn
-	service string
-	handle  Handler
+	t           testing.TB
+	nc          net.Conn
+	service     string
+	codec       string
+	hasVersion  bool
+	refuseCodec bool
+	handle      Handler
+	cells       []byte // cell block of the request being handled
 
 	wmu  sync.Mutex
 	wbuf []byte
@@ -38,6 +43,18 @@ type Server struct {
 // Service returns the service named in the connection header.
 func (s *Server) Service() string { return s.service }
 
+// Codec returns the cell-block codec class named in the connection header
+// ("" = none: cells travel inline in protobuf).
+func (s *Server) Codec() string { return s.codec }
+
+// HasVersionInfo reports whether the connection header carried a
+// VersionInfo (field 5).
+func (s *Server) HasVersionInfo() bool { return s.hasVersion }
+
+// CellBlock returns the cell block that came with the request being
+// handled (nil if none). It is only valid during the Handler call.
+func (s *Server) CellBlock() []byte { return s.cells }
+
 // Dialer returns a dial function (for hbclient.Options.Dial) that connects
 // every dial, whatever the address, to a new Server running handle, and a
 // function listing the servers dialled so far.
@@ -45,12 +62,10 @@ func Dialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Co
 	var mu sync.Mutex
 	var servers []*Server
 	dial := func(ctx context.Context, addr string) (net.Conn, error) {
-		cli, srv := net.Pipe()
-		s := &Server{t: t, nc: srv, handle: handle}
+		s, cli := newServer(t, handle, false)
 		mu.Lock()
 		servers = append(servers, s)
 		mu.Unlock()
-		go s.serve()
 		return cli, nil
 	}
 	list := func() []*Server {
@@ -60,6 +75,20 @@ func Dialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Co
 	}
 	return dial, list
 }
+
+// newServer starts a Server on one end of a pipe and returns it with the
+// client's end.
+func newServer(t testing.TB, handle Handler, refuseCodec bool) (*Server, net.Conn) {
+	cli, srv := net.Pipe()
+	s := &Server{t: t, nc: srv, handle: handle, refuseCodec: refuseCodec}
+	go s.serve()
+	return s, cli
+}
+
+// UnsupportedCodec is the exception class a server answers (with call id
+// -1, then closing the connection) to a connection header naming a codec
+// it cannot load.
+const UnsupportedCodec = "org.apache.hadoop.hbase.ipc.UnsupportedCellCodecException"
 
 func (s *Server) serve() {
 	defer s.nc.Close()
@@ -81,7 +110,13 @@ func (s *Server) serve() {
 		s.t.Errorf("hbtest: connection header %v, %v", &ch, err)
 		return
 	}
-	s.service = ch.GetServiceName()
+	s.service, s.codec = ch.GetServiceName(), ch.GetCellBlockCodecClass()
+	s.hasVersion = hasField(hdr, 5)
+	if s.codec != "" && s.refuseCodec {
+		s.ReplyException(0xFFFFFFFF, &pb.ExceptionResponse{ExceptionClassName: proto.String(UnsupportedCodec),
+			StackTrace: proto.String(UnsupportedCodec + ": " + s.codec), DoNotRetry: proto.Bool(true)})
+		return
+	}
 	var buf []byte
 	lb := make([]byte, 4)
 	for {
@@ -101,9 +136,14 @@ func (s *Server) serve() {
 			s.t.Errorf("hbtest: request header does not parse")
 			return
 		}
-		param, _ := protowire.ConsumeBytes(buf[hn:])
+		param, pn := protowire.ConsumeBytes(buf[hn:])
+		if pn < 0 {
+			s.t.Errorf("hbtest: request param does not parse")
+			return
+		}
 		var id uint32
 		var method []byte
+		cellLen := -1
 		for len(h) > 0 {
 			num, typ, n := protowire.ConsumeTag(h)
 			if n < 0 {
@@ -117,25 +157,85 @@ func (s *Server) serve() {
 			case num == 3 && typ == protowire.BytesType:
 				v, n := protowire.ConsumeBytes(h)
 				method, h = v, h[n:]
+			case num == 5 && typ == protowire.BytesType: // CellBlockMeta{1: length}
+				v, n := protowire.ConsumeBytes(h)
+				cellLen, h = 0, h[n:]
+				if len(v) > 0 {
+					if _, _, tn := protowire.ConsumeTag(v); tn > 0 {
+						l, _ := protowire.ConsumeVarint(v[tn:])
+						cellLen = int(l)
+					}
+				}
 			default:
 				h = h[protowire.ConsumeFieldValue(num, typ, h):]
 			}
 		}
-		s.handle(s, id, method, param)
+		rest := buf[hn+pn:]
+		s.cells = nil
+		if cellLen >= 0 {
+			if cellLen != len(rest) {
+				s.t.Errorf("hbtest: cell block meta says %d bytes, frame has %d", cellLen, len(rest))
+				return
+			}
+			s.cells = rest
+		} else if len(rest) > 0 {
+			s.t.Errorf("hbtest: %d bytes after the param without a cell block meta", len(rest))
+			return
+		}
+		if s.handle != nil {
+			s.handle(s, id, method, param)
+		}
+		s.cells = nil
 	}
 }
 
+// hasField reports whether the serialized message b has field num.
+func hasField(b []byte, num protowire.Number) bool {
+	for len(b) > 0 {
+		f, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		if f == num {
+			return true
+		}
+		b = b[n:]
+		if n = protowire.ConsumeFieldValue(f, typ, b); n < 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return false
+}
+
 // Reply writes a successful response to call id with the serialized body.
-func (s *Server) Reply(id uint32, body []byte) {
+func (s *Server) Reply(id uint32, body []byte) { s.ReplyCells(id, body, nil) }
+
+// ReplyCells writes a successful response to call id with the serialized
+// body followed by a cell block (see [KeyValues]); a nil cellBlock sends
+// none.
+func (s *Server) ReplyCells(id uint32, body, cellBlock []byte) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	hsize := protowire.SizeTag(1) + protowire.SizeVarint(uint64(id))
-	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(body))
+	meta := 0
+	if cellBlock != nil {
+		meta = protowire.SizeTag(1) + protowire.SizeVarint(uint64(len(cellBlock)))
+		hsize += protowire.SizeTag(3) + protowire.SizeBytes(meta)
+	}
+	total := protowire.SizeBytes(hsize) + protowire.SizeBytes(len(body)) + len(cellBlock)
 	b := binary.BigEndian.AppendUint32(s.wbuf[:0], uint32(total))
 	b = protowire.AppendVarint(b, uint64(hsize))
 	b = protowire.AppendTag(b, 1, protowire.VarintType)
 	b = protowire.AppendVarint(b, uint64(id))
+	if cellBlock != nil {
+		b = protowire.AppendTag(b, 3, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(meta))
+		b = protowire.AppendTag(b, 1, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(len(cellBlock)))
+	}
 	b = protowire.AppendBytes(b, body)
+	b = append(b, cellBlock...)
 	s.wbuf = b
 	_, _ = s.nc.Write(b)
 }

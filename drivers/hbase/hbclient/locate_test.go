@@ -1,0 +1,219 @@
+package hbclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/gobench/gobench/drivers/hbase/hbtest"
+	"github.com/gobench/gobench/drivers/hbase/pb"
+)
+
+// metaServer serves hbase:meta for table t split at splits, every region at
+// server. Each lookup returns only the region of the row asked for (no
+// prefetch), after hold(row) returns. It counts lookups and the most in
+// flight at once.
+type metaServer struct {
+	splits []string
+	server string
+	hold   func(row string)
+
+	lookups, inFlight, maxInFlight atomic.Int32
+	mu                             sync.Mutex
+	rows                           []string
+}
+
+func (m *metaServer) handle(s *hbtest.Server, id uint32, method, param []byte) {
+	var req pb.ScanRequest
+	if err := proto.Unmarshal(param, &req); err != nil || string(req.GetRegion().GetValue()) != "hbase:meta,,1" {
+		s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "NotServingRegionException")})
+		return
+	}
+	start := string(req.GetScan().GetStartRow()) // t,<row>,99999999999999
+	row := strings.TrimSuffix(strings.TrimPrefix(start, "t,"), ",99999999999999")
+	m.lookups.Add(1)
+	m.mu.Lock()
+	m.rows = append(m.rows, row)
+	m.mu.Unlock()
+	n := m.inFlight.Add(1)
+	for {
+		old := m.maxInFlight.Load()
+		if n <= old || m.maxInFlight.CompareAndSwap(old, n) {
+			break
+		}
+	}
+	go func() {
+		if m.hold != nil {
+			m.hold(row)
+		}
+		m.inFlight.Add(-1)
+		lo, hi := "", ""
+		for _, sp := range m.splits {
+			if sp <= row {
+				lo = sp
+			} else {
+				hi = sp
+				break
+			}
+		}
+		s.ReplyMsg(id, &pb.ScanResponse{Results: []*pb.Result{metaRowResult("t", lo, hi, m.server)}, MoreResults: proto.Bool(false)})
+	}()
+}
+
+// metaNet returns a fake network with meta at meta:1 (m) and a RegionServer
+// rs:1 answering Gets, and a client on it with nothing cached.
+func metaNet(t *testing.T, m *metaServer) (*hbtest.Net, *Client) {
+	n := hbtest.NewNet(t)
+	n.Serve("meta:1", m.handle)
+	n.Serve("rs:1", echoHandler)
+	c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+	t.Cleanup(func() { c.Close() })
+	return n, c
+}
+
+// TestClientConcurrentMetaLookups: lookups of rows in different regions run
+// concurrently (at most 8 at once, as Java's
+// hbase.client.meta.max.concurrent.locate.per.table), not one at a time.
+func TestClientConcurrentMetaLookups(t *testing.T) {
+	for _, tc := range []struct{ rows, want int }{{4, 4}, {20, 8}} {
+		var splits []string
+		for i := 1; i < tc.rows; i++ {
+			splits = append(splits, fmt.Sprintf("r%02d", i))
+		}
+		m := &metaServer{splits: splits, server: "rs:1"}
+		release := make(chan struct{})
+		m.hold = func(string) {
+			select {
+			case <-release:
+			case <-time.After(time.Second):
+			}
+		}
+		_, c := metaNet(t, m)
+		var wg sync.WaitGroup
+		errs := make(chan error, tc.rows)
+		for i := 0; i < tc.rows; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var res Result
+				if err := c.Get(context.Background(), "t", []byte(fmt.Sprintf("r%02d", i)), nil, nil, &res); err != nil {
+					errs <- err
+				}
+			}()
+		}
+		waitFor(t, fmt.Sprintf("%d lookups in flight", tc.want), func() bool { return m.inFlight.Load() >= int32(tc.want) })
+		time.Sleep(50 * time.Millisecond) // a ninth would start now if allowed
+		close(release)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Errorf("Get: %v", err)
+		}
+		if got := m.maxInFlight.Load(); got != int32(tc.want) || m.lookups.Load() != int32(tc.rows) {
+			t.Errorf("%d rows in distinct regions: at most %d lookups in flight, %d in all; want %d at once, %d in all", tc.rows, got, m.lookups.Load(), tc.want, tc.rows)
+		}
+	}
+}
+
+// TestClientMetaLookupDeduplicated: concurrent misses on the same row make
+// one lookup; a waiter leaves at its own deadline while it runs.
+func TestClientMetaLookupDeduplicated(t *testing.T) {
+	m := &metaServer{server: "rs:1", hold: func(string) { time.Sleep(300 * time.Millisecond) }}
+	_, c := metaNet(t, m)
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var res Result
+			if err := c.Get(context.Background(), "t", []byte("row"), nil, nil, &res); err != nil {
+				t.Errorf("Get: %v", err)
+			}
+		}()
+	}
+	waitFor(t, "the lookup", func() bool { return m.lookups.Load() > 0 })
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	start := time.Now()
+	var res Result
+	err := c.Get(ctx, "t", []byte("row"), nil, nil, &res)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 200*time.Millisecond {
+		t.Errorf("Get with a 50ms context during a 300ms lookup: %v after %v; want DeadlineExceeded at ~50ms", err, time.Since(start))
+	}
+	wg.Wait()
+	if n := m.lookups.Load(); n != 1 {
+		t.Errorf("9 concurrent misses on one row made %d meta lookups, want 1", n)
+	}
+}
+
+// TestClientRegionMovedUsesNewLocation: a RegionMovedException (as the
+// call's exception, or as a Multi region exception whose message carries the
+// location) sends the retry to the new server without a meta lookup.
+func TestClientRegionMovedUsesNewLocation(t *testing.T) {
+	n := hbtest.NewNet(t)
+	m := &metaServer{server: "rs2:1"}
+	n.Serve("meta:1", m.handle)
+	moved := pkg + "exceptions.RegionMovedException"
+	msg := "Region moved to: hostname=rs2 port=1 startCode=1700000000000. As of locationSeqNum=42."
+	var rs1 atomic.Int32
+	n.Serve("rs1:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		rs1.Add(1)
+		switch string(method) {
+		case "Multi":
+			var req pb.MultiRequest
+			_ = proto.Unmarshal(param, &req)
+			resp := &pb.MultiResponse{}
+			for range req.GetRegionAction() {
+				resp.RegionActionResult = append(resp.RegionActionResult, &pb.RegionActionResult{
+					Exception: &pb.NameBytesPair{Name: proto.String(moved), Value: []byte(msg)}})
+			}
+			s.ReplyMsg(id, resp)
+		default:
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(moved), StackTrace: proto.String(msg),
+				Hostname: proto.String("rs2"), Port: proto.Int32(1)})
+		}
+	})
+	var rs2 atomic.Int32
+	n.Serve("rs2:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		rs2.Add(1)
+		if string(method) == "Multi" {
+			var req pb.MultiRequest
+			_ = proto.Unmarshal(param, &req)
+			rar := &pb.RegionActionResult{}
+			for _, a := range req.GetRegionAction()[0].GetAction() {
+				rar.ResultOrException = append(rar.ResultOrException, &pb.ResultOrException{Index: proto.Uint32(a.GetIndex()), Result: &pb.Result{}})
+			}
+			s.ReplyMsg(id, &pb.MultiResponse{RegionActionResult: []*pb.RegionActionResult{rar}})
+			return
+		}
+		echoHandler(s, id, method, param)
+	})
+	c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+	defer c.Close()
+	put := Mutation{Row: []byte("a"), Type: Put, Family: []byte("f"), Qualifiers: bs("q"), Values: bs("v")}
+	for _, op := range []struct {
+		name string
+		run  func() error
+	}{
+		{"Get", func() error { var r Result; return c.Get(context.Background(), "t", []byte("a"), nil, nil, &r) }},
+		{"Multi", func() error { return c.Multi(context.Background(), "t", []Mutation{put}) }},
+	} {
+		c.cache.removeTable("t")
+		c.cache.put(&region{table: "t", name: []byte("t,,1.x."), addr: "rs1:1"})
+		rs1.Store(0)
+		rs2.Store(0)
+		err := op.run()
+		r := c.cache.get("t", []byte("a"))
+		if err != nil || rs1.Load() != 1 || rs2.Load() != 1 || m.lookups.Load() != 0 || r == nil || r.addr != "rs2:1" {
+			t.Errorf("%s of a region moved from rs1 to rs2: %v; calls rs1 %d, rs2 %d, meta lookups %d, cached at %v; want success, 1, 1, 0, rs2:1",
+				op.name, err, rs1.Load(), rs2.Load(), m.lookups.Load(), r)
+		}
+	}
+}
