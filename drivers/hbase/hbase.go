@@ -54,6 +54,10 @@ const (
 	KeyMultiSize       = "hbase.multi.maxactions"
 	KeyCheckTable      = "hbase.checktable"
 	KeyHosts           = "hbase.hosts"
+	KeyRetries         = "hbase.client.retries.number"
+	KeyPauseOverloaded = "hbase.client.pause.server.overloaded"
+	KeyFailedExpiry    = "hbase.ipc.client.failed.servers.expiry"
+	KeyRPCCodec        = "hbase.client.rpc.codec"
 )
 
 // Driver is the "hbase" driver (aliases: YCSB's hbase1, hbase2, hbase10…
@@ -86,6 +90,10 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication)"},
 		{Name: KeyMultiSize, Default: "1000", Usage: "maximum mutations per Multi RPC when flushing the client buffer"},
 		{Name: KeyCheckTable, Default: "true", Usage: "the first connection fails if the table does not exist (as YCSB's init does)"},
+		{Name: KeyRetries, Default: "15", Usage: "retries of one operation before it fails (Java's hbase.client.retries.number), within hbase.client.operation.timeout"},
+		{Name: KeyPauseOverloaded, Default: "(hbase.client.pause)", Usage: "milliseconds (or Go duration): base pause after a server said it is overloaded"},
+		{Name: KeyFailedExpiry, Default: "2000", Usage: "milliseconds (or Go duration) a RegionServer whose dial failed is not dialled again (Java's failed-servers list)"},
+		{Name: KeyRPCCodec, Default: "org.apache.hadoop.hbase.codec.KeyValueCodec", Usage: "cell codec of RegionServer calls (cell blocks); empty sends cells inside the protobuf messages"},
 		{Name: KeyHosts, Usage: "host names the servers advertise mapped to addresses to dial, name=address,... (for advertised names this machine cannot resolve)"},
 	}
 }
@@ -197,6 +205,19 @@ func decode(p *props.Decoder) (Config, error) {
 	cfg.Client.OperationTimeout = p.Duration(KeyOpTimeout, 60*time.Second, time.Millisecond)
 	cfg.Client.RPCTimeout = p.Duration(KeyRPCTimeout, 60*time.Second, time.Millisecond)
 	cfg.Client.RetryPause = p.Duration(KeyPause, 100*time.Millisecond, time.Millisecond)
+	cfg.Client.Retries = p.IntRange(KeyRetries, 15, 0, 1000)
+	if cfg.Client.Retries == 0 {
+		cfg.Client.Retries = -1 // hbclient: 0 is its default (15), negative is none
+	}
+	cfg.Client.PauseServerOverloaded = p.Duration(KeyPauseOverloaded, 0, time.Millisecond)
+	cfg.Client.FailedServerExpiry = p.Duration(KeyFailedExpiry, 2*time.Second, time.Millisecond)
+	switch codec := p.String(KeyRPCCodec, "org.apache.hadoop.hbase.codec.KeyValueCodec"); codec {
+	case "":
+		cfg.Client.PBCells = true // Java: an empty codec sends every cell in the protobuf
+	case "org.apache.hadoop.hbase.codec.KeyValueCodec":
+	default:
+		p.Failf(KeyRPCCodec, "only org.apache.hadoop.hbase.codec.KeyValueCodec, or empty for cells inside the protobuf messages, is supported; got %q", codec)
+	}
 	cfg.Client.User = p.String(KeyUser, "gobench")
 	if hosts := p.String(KeyHosts, ""); hosts != "" {
 		m, err := parseHosts(hosts)

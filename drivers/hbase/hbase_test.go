@@ -32,7 +32,8 @@ func TestDecodeDefaults(t *testing.T) {
 	}
 	want := Config{Family: "family", WriteBufferSize: 12 << 20, MultiSize: 1000, CheckTable: true, Client: hbclient.Options{
 		ZKQuorum: []string{"127.0.0.1:2181"}, ZNodeParent: "/hbase", User: "gobench",
-		OperationTimeout: 60 * time.Second, RPCTimeout: 60 * time.Second, RetryPause: 100 * time.Millisecond}}
+		OperationTimeout: 60 * time.Second, RPCTimeout: 60 * time.Second, RetryPause: 100 * time.Millisecond,
+		Retries: 15, FailedServerExpiry: 2 * time.Second}}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", cfg, want)
 	}
