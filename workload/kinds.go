@@ -6,6 +6,7 @@ import (
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/workload/core"
 	"github.com/gobench/gobench/workload/dfsio"
+	"github.com/gobench/gobench/workload/disk"
 	"github.com/gobench/gobench/workload/kafkaperf"
 )
 
@@ -16,6 +17,7 @@ var kinds = []engine.Kind{
 	dfsio.Kind,
 	kafkaperf.ProduceKind,
 	kafkaperf.ConsumeKind,
+	disk.Kind,
 }
 
 // Kinds lists the workload kinds.
