@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"net"
 	"time"
 )
 
@@ -21,7 +22,8 @@ type NetStream interface {
 	// this end sends (a client sends unless spec.Reverse; a server sends
 	// when it does).
 	Start(ctx context.Context, spec NetSpec) (sender bool, err error)
-	// Send writes all of b to the stream.
+	// Send writes all of b to the stream. It returns io.EOF once the test
+	// has ended (the peer said so), not a failure.
 	Send(ctx context.Context, b []byte) error
 	// Receive reads up to len(b) bytes from the stream. It returns io.EOF
 	// once the test has ended (the peer said so), not a failure.
@@ -30,6 +32,8 @@ type NetStream interface {
 	// stream of the DB has finished, exchanges the results with the peer:
 	// it returns what this end and the peer counted for this stream.
 	Finish(ctx context.Context) (NetResult, error)
+	// Info describes the stream; it is valid after Start.
+	Info() NetInfo
 	// TCPInfo returns the kernel's retransmission count and congestion
 	// window (bytes) for the stream; ok is false where they are not known.
 	TCPInfo() (retransmits, cwnd int64, ok bool)
@@ -43,6 +47,13 @@ type NetSpec struct {
 	Duration  time.Duration
 	BlockSize int
 	Reverse   bool // the server sends (iperf3 -R)
+}
+
+// NetInfo describes one stream of a test.
+type NetInfo struct {
+	ID            int // the stream's number in the test (iperf3's: 1, 3, 4, ...)
+	Socket        int // its file descriptor, as iperf3's "[  5]" shows it (-1 unknown)
+	Local, Remote net.Addr
 }
 
 // NetResult is one stream's outcome as both ends counted it.

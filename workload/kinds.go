@@ -8,6 +8,7 @@ import (
 	"github.com/gobench/gobench/workload/dfsio"
 	"github.com/gobench/gobench/workload/disk"
 	"github.com/gobench/gobench/workload/kafkaperf"
+	"github.com/gobench/gobench/workload/netperf"
 )
 
 // kinds is every workload kind the workload property may name, in the order
@@ -18,6 +19,7 @@ var kinds = []engine.Kind{
 	kafkaperf.ProduceKind,
 	kafkaperf.ConsumeKind,
 	disk.Kind,
+	netperf.Kind,
 }
 
 // Kinds lists the workload kinds.

@@ -54,6 +54,7 @@ func commands() []command {
 		{"producer-perf", "Kafka's producer perf test (kafka-producer-perf-test.sh options)", producerPerf},
 		{"consumer-perf", "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", consumerPerf},
 		{"disk", "dd's disk test done right: write and read back (O_DIRECT) a file per disk per block size, dd's lines", diskMain},
+		{"net", "iperf3's TCP test, iperf3's protocol: net -s (server) | net -c HOST [-P N] [-t S] [-R] [-J]", netMain},
 		{"sweep", "run the same workload at several thread counts; table, knee and report", sweepCmd},
 		{"merge", "combine the JSON results of several client processes into one report", mergeCmd},
 		{"report", "draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd},
