@@ -88,6 +88,15 @@ func (c *Conn) Receive(ctx context.Context, b []byte) (int, error) {
 }
 
 func (c *Conn) ioErr(ctx context.Context, err error) error {
+	if !c.t.ended.Load() && ctx.Err() == nil {
+		// A broken stream is often the peer ending the test (a server
+		// that stops closes its sockets right after saying so on the
+		// control connection): give the control reader a moment to tell.
+		select {
+		case <-c.t.endedCh:
+		case <-time.After(time.Second):
+		}
+	}
 	switch {
 	case c.t.ended.Load():
 		return io.EOF

@@ -91,6 +91,18 @@ func (s *Server) route(c net.Conn, seq int64) {
 	}
 	s.mu.Lock()
 	busy := s.busy
+	if busy != nil && busy.t.peerEnd.Load() {
+		// The test is ending: this client waits for it, as a connection
+		// waits in iperf3 -s's backlog, instead of being turned away.
+		s.mu.Unlock()
+		select {
+		case <-busy.released:
+		case <-time.After(ctrlTimeout):
+		case <-s.done:
+		}
+		s.mu.Lock()
+		busy = s.busy
+	}
 	if busy != nil && busy.addStream(c, cookie, seq) {
 		s.mu.Unlock()
 		return
@@ -101,14 +113,13 @@ func (s *Server) route(c net.Conn, seq int64) {
 		c.Close()
 		return
 	}
-	sess := &Session{srv: s, t: newTest(false), remote: c.RemoteAddr(), streamsIn: make(chan struct{})}
+	sess := &Session{srv: s, t: newTest(false), remote: c.RemoteAddr(), streamsIn: make(chan struct{}), released: make(chan struct{})}
 	sess.t.ctrl, sess.t.cookie = c, cookie
 	sess.t.lead, sess.t.exchange = sess.lead, sess.ending
 	s.busy = sess
 	s.mu.Unlock()
 	if err := sess.setUp(); err != nil {
-		sess.t.close()
-		s.release(sess)
+		sess.Close()
 		return
 	}
 	select {
@@ -138,6 +149,8 @@ type Session struct {
 	accepting bool
 	pending   []seqConn
 	streamsIn chan struct{}
+	released  chan struct{} // closed by Close
+	relOnce   sync.Once
 }
 
 type seqConn struct {
@@ -308,5 +321,6 @@ func (s *Session) Terminate() { s.t.end(errors.New("iperf3: the server is shutti
 func (s *Session) Close() error {
 	s.t.close()
 	s.srv.release(s)
+	s.relOnce.Do(func() { close(s.released) })
 	return nil
 }

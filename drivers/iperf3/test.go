@@ -19,10 +19,10 @@ type test struct {
 	ctrl   net.Conn
 	cookie [cookieSize]byte
 
-	mu     sync.Mutex
-	opened int // Conns handed out
-	socks  []net.Conn
-	spec   drivers.NetSpec
+	mu      sync.Mutex
+	opened  int // Conns handed out
+	socks   []net.Conn
+	spec    drivers.NetSpec
 	hasSpec bool
 
 	startOnce sync.Once
@@ -32,7 +32,8 @@ type test struct {
 	lead      func(ctx context.Context) error // the role's handshake, run by the first Start
 	exchange  func(ctx context.Context) error // the role's ending, run by the last Finish
 
-	ended    atomic.Bool // the test is over for the streams: their I/O returns io.EOF
+	ended    atomic.Bool   // the test is over for the streams: their I/O returns io.EOF
+	endedCh  chan struct{} // closed when ended is set
 	peerEnd  atomic.Bool // ... because the peer ended it normally (TEST_END)
 	whyEnded atomic.Pointer[error]
 	states   chan int8 // the control reader's, after TEST_RUNNING
@@ -46,7 +47,7 @@ type test struct {
 }
 
 func newTest(client bool) *test {
-	return &test{client: client, finished: make(chan struct{}), states: make(chan int8, 4), peer: map[int]streamResult{}}
+	return &test{client: client, finished: make(chan struct{}), endedCh: make(chan struct{}), states: make(chan int8, 4), peer: map[int]streamResult{}}
 }
 
 // end stops the streams' I/O: every Send and Receive returns io.EOF from
@@ -58,6 +59,7 @@ func (t *test) end(err error) {
 	if t.ended.Swap(true) {
 		return
 	}
+	close(t.endedCh)
 	t.mu.Lock()
 	socks := append([]net.Conn(nil), t.socks...)
 	t.mu.Unlock()

@@ -26,14 +26,14 @@ const (
 
 // File is what one worker measured for its file, as dd reports it.
 type File struct {
-	Name           string
-	Bytes          int64
-	Full, Partial  int64         // blocks of the full size, and shorter ones (dd's "N+M records")
-	Start, End     time.Duration // after the open, after the close; since the run began
-	Time           time.Duration // End - Start: dd's time
-	Err            error         // nil when the file completed
-	Removed        bool          // a read removed the file afterwards
-	RemoveErr      error         // removing it failed
+	Name          string
+	Bytes         int64
+	Full, Partial int64         // blocks of the full size, and shorter ones (dd's "N+M records")
+	Start, End    time.Duration // after the open, after the close; since the run began
+	Time          time.Duration // End - Start: dd's time
+	Err           error         // nil when the file completed
+	Removed       bool          // a read removed the file afterwards
+	RemoveErr     error         // removing it failed
 }
 
 // Job is the disk test as an [engine.Job]: worker i writes or reads

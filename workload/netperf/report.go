@@ -131,11 +131,11 @@ type Interval struct {
 
 // Ticker cuts intervals from a running job's counters.
 type Ticker struct {
-	j       *Job
-	lastB   []int64
-	lastR   []int64
-	lastT   float64
-	n       int
+	j     *Job
+	lastB []int64
+	lastR []int64
+	lastT float64
+	n     int
 }
 
 // LastEnd is where the last interval ended (seconds since the start).
