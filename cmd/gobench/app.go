@@ -55,6 +55,7 @@ func commands() []command {
 		{"consumer-perf", "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", consumerPerf},
 		{"disk", "dd's disk test done right: write and read back (O_DIRECT) a file per disk per block size, dd's lines", diskMain},
 		{"net", "iperf3's TCP test, iperf3's protocol: net -s (server) | net -c HOST [-P N] [-t S] [-R] [-J]", netMain},
+		{"suite", "an acceptance run: the steps of a file in order, one HTML page with every throughput against the disk and net ceilings", suiteCmd},
 		{"sweep", "run the same workload at several thread counts; table, knee and report", sweepCmd},
 		{"merge", "combine the JSON results of several client processes into one report", mergeCmd},
 		{"report", "draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd},

@@ -34,7 +34,7 @@ type test struct {
 
 	ended    atomic.Bool   // the test is over for the streams: their I/O returns io.EOF
 	endedCh  chan struct{} // closed when ended is set
-	peerEnd  atomic.Bool // ... because the peer ended it normally (TEST_END)
+	peerEnd  atomic.Bool   // ... because the peer ended it normally (TEST_END)
 	whyEnded atomic.Pointer[error]
 	states   chan int8 // the control reader's, after TEST_RUNNING
 
