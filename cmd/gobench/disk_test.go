@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gobench disk end to end on two temporary directories: dd's three lines
@@ -81,5 +82,27 @@ func TestDiskCommandFailedWriteExit1(t *testing.T) {
 	code, out, errs := gobench(t, context.Background(), "disk", "-dir", t.TempDir(), "-bs", "1000", "-size", "10000", "-oflag", "direct")
 	if code != 1 || !strings.Contains(errs, "multiple of") || !strings.Contains(out, "failed") || !strings.Contains(out, "skipped") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// Ctrl-C during a write: the run stops at once, says what was written,
+// exits 1, and leaves no file.
+func TestDiskCommandInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(300 * time.Millisecond); cancel() }()
+	start := time.Now()
+	code, out, errs := gobench(t, ctx, "disk", "-dir", dir, "-bs", "4K", "-size", "1G", "-oflag", "dsync")
+	if d := time.Since(start); d > 15*time.Second {
+		t.Fatalf("took %v after the interrupt", d)
+	}
+	if code != 1 || !strings.Contains(out, "failed") || !strings.Contains(errs, "stopped before the end of the file") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if !regexp.MustCompile(`(?m)^\d+ bytes \(.*\) copied, `).MatchString(errs) {
+		t.Errorf("no dd line for what was written:\n%s", errs)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left: %v", left)
 	}
 }
