@@ -19,9 +19,11 @@ type fakeStream struct {
 func (f *fakeStream) Start(context.Context, drivers.NetSpec) (bool, error) { return f.sender, nil }
 func (f *fakeStream) Send(context.Context, []byte) error                   { return nil }
 func (f *fakeStream) Receive(_ context.Context, b []byte) (int, error)     { return len(b), nil }
-func (f *fakeStream) Finish(context.Context) (drivers.NetResult, error)    { return drivers.NetResult{}, nil }
-func (f *fakeStream) Info() drivers.NetInfo                                { return drivers.NetInfo{} }
-func (f *fakeStream) TCPInfo() (int64, int64, bool)                        { return 0, 0, false }
+func (f *fakeStream) Finish(context.Context) (drivers.NetResult, error) {
+	return drivers.NetResult{}, nil
+}
+func (f *fakeStream) Info() drivers.NetInfo         { return drivers.NetInfo{} }
+func (f *fakeStream) TCPInfo() (int64, int64, bool) { return 0, 0, false }
 
 // One block sent or received allocates nothing in the kind.
 func TestStepAllocatesNothing(t *testing.T) {
