@@ -198,6 +198,12 @@ func (c *Client) ending(ctx context.Context) error {
 	case <-ctx.Done():
 		return fmt.Errorf("iperf3: waiting for the server's results: %w", ctx.Err())
 	}
+	if !t.sender() {
+		// The server has stopped sending: count what it sent before
+		// TEST_END that is still in flight or buffered, as the server
+		// counts it when the client sends.
+		t.drainReceived()
+	}
 	t.end(nil)
 	if err := writeJSON(t.ctrl, t.results(t.sender())); err != nil {
 		return fmt.Errorf("iperf3: send the results: %w", err)

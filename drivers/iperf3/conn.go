@@ -79,6 +79,9 @@ func (c *Conn) Receive(ctx context.Context, b []byte) (int, error) {
 	if c.t.ended.Load() {
 		return 0, io.EOF
 	}
+	if c.t.draining.Load() {
+		c.sock.SetReadDeadline(time.Now().Add(drainIdle))
+	}
 	n, err := c.sock.Read(b)
 	c.bytes += int64(n)
 	if err != nil {
@@ -88,6 +91,9 @@ func (c *Conn) Receive(ctx context.Context, b []byte) (int, error) {
 }
 
 func (c *Conn) ioErr(ctx context.Context, err error) error {
+	if c.t.draining.Load() && (errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, io.EOF)) {
+		return io.EOF // all that was sent has been read
+	}
 	if !c.t.ended.Load() && ctx.Err() == nil {
 		// A broken stream is often the peer ending the test (a server
 		// that stops closes its sockets right after saying so on the
@@ -131,6 +137,9 @@ func (c *Conn) Finish(ctx context.Context) (drivers.NetResult, error) {
 	c.t.record(local)
 	res := drivers.NetResult{ID: id, Sender: c.sender, Local: drivers.NetSide{Bytes: c.bytes, Seconds: secs, Retransmits: rtx}}
 	err := c.t.finish(ctx)
+	if b, ok := c.t.localBytes(id); ok {
+		res.Local.Bytes = b
+	}
 	c.t.mu.Lock()
 	p, ok := c.t.peer[id]
 	c.t.mu.Unlock()

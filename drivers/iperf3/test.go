@@ -35,6 +35,7 @@ type test struct {
 	ended    atomic.Bool   // the test is over for the streams: their I/O returns io.EOF
 	endedCh  chan struct{} // closed when ended is set
 	peerEnd  atomic.Bool   // ... because the peer ended it normally (TEST_END)
+	draining atomic.Bool   // the peer ended it: receivers read what is left, then end
 	whyEnded atomic.Pointer[error]
 	states   chan int8 // the control reader's, after TEST_RUNNING
 
@@ -69,6 +70,62 @@ func (t *test) end(err error) {
 	}
 }
 
+// drainIdle is how long a receiving stream waits for more bytes after the
+// sender has ended the test: what was sent before TEST_END and is still in
+// flight or in the socket's buffer is counted.
+const drainIdle = 50 * time.Millisecond
+
+// drain ends the test for receiving streams once they have read what is
+// left: each read then waits at most drainIdle.
+func (t *test) drain() {
+	if t.draining.Swap(true) {
+		return
+	}
+	t.mu.Lock()
+	socks := append([]net.Conn(nil), t.socks...)
+	t.mu.Unlock()
+	for _, s := range socks {
+		s.SetReadDeadline(time.Now().Add(drainIdle))
+	}
+}
+
+// drainReceived reads what is left on every stream, until each has been
+// idle for drainIdle, and adds it to the streams' counts.
+func (t *test) drainReceived() {
+	buf := make([]byte, 256<<10)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, s := range t.socks {
+		var n int64
+		for {
+			s.SetReadDeadline(time.Now().Add(drainIdle))
+			k, err := s.Read(buf)
+			n += int64(k)
+			if err != nil {
+				break
+			}
+		}
+		id := streamID(i)
+		for j := range t.local {
+			if t.local[j].ID == id {
+				t.local[j].Bytes += n
+			}
+		}
+	}
+}
+
+// localBytes is what this end counted for stream id, drains included.
+func (t *test) localBytes(id int) (int64, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, l := range t.local {
+		if l.ID == id {
+			return l.Bytes, true
+		}
+	}
+	return 0, false
+}
+
 // endErr returns why the test ended abnormally, if it did.
 func (t *test) endErr() error {
 	if p := t.whyEnded.Load(); p != nil {
@@ -94,7 +151,11 @@ func (t *test) readControl(normal int8) {
 		case s == normal:
 			if !t.client {
 				t.peerEnd.Store(true)
-				t.end(nil)
+				if t.spec.Reverse {
+					t.end(nil)
+				} else {
+					t.drain()
+				}
 			}
 			t.states <- s
 			return
