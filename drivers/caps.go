@@ -57,9 +57,10 @@ const (
 	CapFiles   Caps = 1 << iota // Conn implements FileSystem (dfsio)
 	CapProduce                  // Conn implements Producer (produce)
 	CapConsume                  // Conn implements Consumer (consume)
+	CapNet                      // Conn implements NetStream (net)
 )
 
-var capNames = [...]string{"file streams (drivers.FileSystem)", "producing to a stream (drivers.Producer)", "consuming a stream (drivers.Consumer)"}
+var capNames = [...]string{"file streams (drivers.FileSystem)", "producing to a stream (drivers.Producer)", "consuming a stream (drivers.Consumer)", "network test streams (drivers.NetStream)"}
 
 // Has reports whether c holds every capability of want.
 func (c Caps) Has(want Caps) bool { return c&want == want }
@@ -101,6 +102,9 @@ func ConnCaps(c Conn) Caps {
 	}
 	if _, ok := c.(Consumer); ok {
 		caps |= CapConsume
+	}
+	if _, ok := c.(NetStream); ok {
+		caps |= CapNet
 	}
 	return caps
 }

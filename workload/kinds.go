@@ -6,7 +6,9 @@ import (
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/workload/core"
 	"github.com/gobench/gobench/workload/dfsio"
+	"github.com/gobench/gobench/workload/disk"
 	"github.com/gobench/gobench/workload/kafkaperf"
+	"github.com/gobench/gobench/workload/netperf"
 )
 
 // kinds is every workload kind the workload property may name, in the order
@@ -16,6 +18,8 @@ var kinds = []engine.Kind{
 	dfsio.Kind,
 	kafkaperf.ProduceKind,
 	kafkaperf.ConsumeKind,
+	disk.Kind,
+	netperf.Kind,
 }
 
 // Kinds lists the workload kinds.
