@@ -66,6 +66,7 @@ test: check
 # time: see above), and always stops the servers.
 test-integration: check
 	@set -e; status=0; \
+	testenv/tools.sh; \
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
