@@ -2,9 +2,12 @@
 # testenv/down.sh [NAME...]: stop the servers that up.sh started (by their recorded pid
 # only) and remove their data. NAME is kafka, hdfs or hbase (default: all). Stopping a
 # server that is not running is not an error.
+# testenv/down.sh --cluster [hdfs] [hbase] [kafka]: the multi-node cluster (README.md).
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 for f in "$TE_DIR"/srv/*.sh; do . "$f"; done
+# --cluster [hdfs] [hbase] [kafka]: the multi-node cluster instead (srv/cluster-*.sh).
+if [ "${1:-}" = --cluster ]; then shift; cl_down "$@"; exit $?; fi
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(hbase hdfs kafka)

@@ -3,6 +3,13 @@
 # Exit 0 if every server named (default: all) is up, 1 otherwise.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# --cluster [hdfs] [hbase] [kafka]: the multi-node cluster's nodes instead.
+if [ "${1:-}" = --cluster ]; then
+	for f in "$TE_DIR"/srv/cluster-*.sh; do . "$f"; done
+	shift
+	cl_status "$@"
+	exit $?
+fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
 rc=0
