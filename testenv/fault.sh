@@ -63,9 +63,9 @@ start_node() {
 	local n=$1 t0=$SECONDS
 	if cl_alive "$n"; then
 		te_log "$n: already running (pid $(cl_pid "$n"), $(cl_state "$n"))"
-		return 0
+	else
+		cl_spawn "$n"
 	fi
-	cl_spawn "$n"
 	cl_wait_nodes "$CL_TIMEOUT" "$n" || te_die "$n: not ready after start"
 	te_log "$n: started (pid $(cl_pid "$n")), ready in $((SECONDS - t0)) s"
 }

@@ -261,6 +261,12 @@ cl_status_line() {
 	fi
 }
 
+# cl_tool_tmp: java.io.tmpdir of the one-shot helper JVMs (format, admin helpers).
+cl_tool_tmp() {
+	mkdir -p "$CL_DIR/tmp"
+	echo "$CL_DIR/tmp"
+}
+
 # Per-node heaps (small on purpose: 11 JVMs share a 2-core, 24 GiB machine with the
 # single-node servers and other work). Override with the GOBENCH_CLUSTER_* variables.
 CL_NN_HEAP=${GOBENCH_CLUSTER_NN_HEAP:-256m}
@@ -277,7 +283,7 @@ CL_TIMEOUT=${GOBENCH_UP_TIMEOUT:-240}
 # partly up (a node killed and not restarted): the missing nodes are started with their
 # data; down: started fresh (data wiped, formatted).
 cl_up() {
-	local want=() s rc=0 t0 n
+	local want=() s rc=0 t0
 	for s in "$@"; do
 		case $s in
 		hdfs | hbase | kafka) ;;
@@ -294,17 +300,33 @@ cl_up() {
 	[[ " $* " == *" hbase "* && " $* " != *" hdfs "* ]] && te_log "cluster hbase needs the cluster hdfs (its root dir and WALs are there): starting both"
 	mkdir -p "$CL_DIR"
 	cl_lock -x
+	t0=$SECONDS
+	# Kafka does not depend on the others: it starts beside HDFS + HBase (in a subshell)
+	# unless GOBENCH_CLUSTER_PARALLEL=0.
+	local kpid=
+	if [ "${GOBENCH_CLUSTER_PARALLEL:-1}" != 0 ] && [ ${#want[@]} -gt 1 ] && [[ " ${want[*]} " == *" kafka "* ]]; then
+		cl_up_one kafka &
+		kpid=$!
+	fi
 	for s in "${want[@]}"; do
-		t0=$SECONDS
-		if ! "cl_${s}_up"; then
-			te_log "cluster $s: FAILED to start (after $((SECONDS - t0)) s); stopping its nodes (logs kept in $CL_DIR)"
-			for n in $(cl_nodes "$s"); do cl_kill "$n"; done
+		[ $s = kafka ] && [ -n "$kpid" ] && continue
+		if ! cl_up_one "$s"; then
 			rc=1
 			[ $s = hdfs ] && [[ " ${want[*]} " == *" hbase "* ]] && { te_log "cluster hbase: not started (hdfs failed)"; break; }
 		fi
 	done
-	[ $rc = 0 ] && te_log "cluster ${want[*]}: up; RSS of all cluster JVMs $(cl_rss_total $(cl_all_nodes)) MiB"
+	if [ -n "$kpid" ]; then wait "$kpid" || rc=1; fi
+	[ $rc = 0 ] && te_log "cluster ${want[*]}: up in $((SECONDS - t0)) s; RSS of all cluster JVMs $(cl_rss_total $(cl_all_nodes)) MiB"
 	return $rc
+}
+
+# cl_up_one SYSTEM: cl_SYSTEM_up; on failure its nodes are killed (logs kept).
+cl_up_one() {
+	local s=$1 t0=$SECONDS n
+	"cl_${s}_up" && return 0
+	te_log "cluster $s: FAILED to start (after $((SECONDS - t0)) s); stopping its nodes (logs kept in $CL_DIR)"
+	for n in $(cl_nodes "$s"); do cl_kill "$n"; done
+	return 1
 }
 
 # cl_resume SYSTEM: the first step of cl_SYSTEM_up. Returns 0 when every
@@ -355,13 +377,19 @@ cl_down() {
 		done
 		if [ $any = 1 ]; then te_log "cluster $s: stopped"; else te_log "cluster $s: not running (nothing to stop)"; fi
 	done
-	rmdir "$CL_DIR" 2>/dev/null
+	[ -z "$(ls "$CL_DIR")" ] || [ "$(ls "$CL_DIR")" = tmp ] && rm -rf "$CL_DIR"
 	return 0
 }
 
 # cl_status [SYSTEM...]: cl_status_line for every node; 1 if one is not up.
 cl_status() {
-	local n rc=0
+	local n s rc=0
+	for s in "$@"; do
+		case $s in
+		hdfs | hbase | kafka) ;;
+		*) te_die "unknown cluster system \"$s\" (allowed: hdfs, hbase, kafka)" ;;
+		esac
+	done
 	[ $# -gt 0 ] || set -- $CL_SYSTEMS
 	for n in $(cl_nodes "$@"); do
 		cl_status_line "$n"

@@ -67,7 +67,7 @@ cl_hbase_admin() {
 	local conf=$TE_CACHE/conf/cluster-hbase-client
 	cl_hbase_client_conf "$conf"
 	"$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
-		-Dlog4j2.configurationFile="$conf/log4j2.properties" \
+		"-Djava.io.tmpdir=$(cl_tool_tmp)" -Dlog4j2.configurationFile="$conf/log4j2.properties" \
 		-Dgobench.cluster.nodes=hbase-master=26000,hbase-rs1=26021,hbase-rs2=26022,hbase-rs3=26023 \
 		-cp "$conf:$TE_CLASSES:$TE_CP" ClusterAdmin "$@"
 }

@@ -56,7 +56,7 @@ cl_kafka_tool() {
 	mkdir -p "$conf"
 	te_log4j2 "$conf/log4j2.properties" error
 	"$TE_JAVA" -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
-		-Dlog4j2.configurationFile="$conf/log4j2.properties" \
+		"-Djava.io.tmpdir=$(cl_tool_tmp)" -Dlog4j2.configurationFile="$conf/log4j2.properties" \
 		-cp "$TE_CLASSES:$TE_CP" ClusterKafka "$CL_KAFKA_BROKERS" "$@"
 }
 
