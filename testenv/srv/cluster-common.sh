@@ -125,6 +125,7 @@ cl_spawn() {
 	# 7>&- 8>&- 9>&-: the JVM must not inherit (and so hold) the testenv lock descriptors.
 	setsid nohup "${args[@]}" >>"$d/out" 2>&1 </dev/null 7>&- 8>&- 9>&- &
 	pid=$!
+	disown "$pid" 2>/dev/null # no "Killed" job notice when a fault kills it later
 	echo "$pid" >"$d/pid"
 	for i in $(seq 1 50); do
 		[[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == *-Dgobench.testenv=* ]] && break
@@ -137,7 +138,9 @@ cl_spawn() {
 cl_since() {
 	local d=$CL_DIR/$1 off
 	off=$(cat "$d/logoff" 2>/dev/null || echo 0)
-	tail -c +"$((off + 1))" "$d/out" 2>/dev/null | grep -Eq -- "$2"
+	# Not "tail | grep -q": under pipefail, grep's early exit fails tail with SIGPIPE
+	# once the log is larger than a pipe buffer.
+	grep -Eq -- "$2" <(tail -c +"$((off + 1))" "$d/out" 2>/dev/null)
 }
 
 # cl_node_ready NODE: the node itself is up (its ports and its log line); the cluster
@@ -320,12 +323,18 @@ cl_up() {
 	return $rc
 }
 
-# cl_up_one SYSTEM: cl_SYSTEM_up; on failure its nodes are killed (logs kept).
+# cl_up_one SYSTEM: cl_SYSTEM_up. When a fresh start fails, the nodes it started are
+# killed (logs kept); a system that was already (partly) up is left as it is.
 cl_up_one() {
 	local s=$1 t0=$SECONDS n
+	CL_FRESH=0
 	"cl_${s}_up" && return 0
-	te_log "cluster $s: FAILED to start (after $((SECONDS - t0)) s); stopping its nodes (logs kept in $CL_DIR)"
-	for n in $(cl_nodes "$s"); do cl_kill "$n"; done
+	if [ "$CL_FRESH" = 1 ]; then
+		te_log "cluster $s: FAILED to start (after $((SECONDS - t0)) s); stopping its nodes (logs kept in $CL_DIR)"
+		for n in $(cl_nodes "$s"); do cl_kill "$n"; done
+	else
+		te_log "cluster $s: running but not ready (after $((SECONDS - t0)) s); left as it is (testenv/down.sh --cluster $s starts over)"
+	fi
 	return 1
 }
 

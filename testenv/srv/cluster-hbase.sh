@@ -89,6 +89,7 @@ cl_hbase_up() {
 	[ $r = 0 ] && return 0
 	[ $r = 3 ] && return 1
 	cl_free_ports $(cl_nodes hbase) || return 1
+	CL_FRESH=1
 	te_check_java
 	te_classpath hbase-server hbase.version "$TE_HBASE_VERSIONS"
 	for n in $(cl_nodes hbase); do

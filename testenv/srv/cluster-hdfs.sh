@@ -38,6 +38,11 @@ cl_hdfs_conf() {
 		dfs.namenode.avoid.read.stale.datanode=true \
 		dfs.namenode.avoid.write.stale.datanode=true
 	te_log4j1 "$c/log4j.properties" INFO
+	# One line per block operation and per NameNode call (HBase's WALs make many): off.
+	cat >>"$c/log4j.properties" <<'EOF'
+log4j.logger.org.apache.hadoop.hdfs.server.datanode.DataNode.clienttrace=WARN
+log4j.logger.org.apache.hadoop.hdfs.server.namenode.FSNamesystem.audit=WARN
+EOF
 	for w in hdfs datanode secondary journal; do
 		mkdir -p "$c/webapps/$w/WEB-INF"
 		echo '<web-app xmlns="http://xmlns.jcp.org/xml/ns/javaee" version="3.1"/>' >"$c/webapps/$w/WEB-INF/web.xml"
@@ -89,6 +94,7 @@ cl_hdfs_up() {
 	[ $r = 0 ] && return 0
 	[ $r = 3 ] && return 1
 	cl_free_ports $(cl_nodes hdfs) || return 1
+	CL_FRESH=1
 	te_check_java
 	te_classpath hdfs-server hadoop.version "$TE_HADOOP_VERSIONS"
 	for n in $(cl_nodes hdfs); do

@@ -77,6 +77,7 @@ cl_kafka_up() {
 	[ $r = 0 ] && return 0
 	[ $r = 3 ] && return 1
 	cl_free_ports $(cl_nodes kafka) || return 1
+	CL_FRESH=1
 	te_check_java
 	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
 	storage=kafka.tools.StorageTool
