@@ -325,16 +325,19 @@ cl_up() {
 
 # cl_up_one SYSTEM: cl_SYSTEM_up. When a fresh start fails, the nodes it started are
 # killed (logs kept); a system that was already (partly) up is left as it is.
+# CL_FRESH (set by cl_SYSTEM_up / cl_resume): 1 fresh start, 2 resumed, 0 neither yet.
 cl_up_one() {
 	local s=$1 t0=$SECONDS n
 	CL_FRESH=0
 	"cl_${s}_up" && return 0
-	if [ "$CL_FRESH" = 1 ]; then
+	case $CL_FRESH in
+	1)
 		te_log "cluster $s: FAILED to start (after $((SECONDS - t0)) s); stopping its nodes (logs kept in $CL_DIR)"
 		for n in $(cl_nodes "$s"); do cl_kill "$n"; done
-	else
-		te_log "cluster $s: running but not ready (after $((SECONDS - t0)) s); left as it is (testenv/down.sh --cluster $s starts over)"
-	fi
+		;;
+	2) te_log "cluster $s: running but not ready (after $((SECONDS - t0)) s); left as it is (testenv/down.sh --cluster $s starts over)" ;;
+	*) te_log "cluster $s: not started" ;;
+	esac
 	return 1
 }
 
@@ -347,6 +350,7 @@ cl_resume() {
 		if cl_alive "$n"; then alive+=("$n"); else dead+=("$n"); fi
 	done
 	[ ${#alive[@]} -eq 0 ] && return 2
+	CL_FRESH=2
 	if [ ${#dead[@]} -gt 0 ]; then
 		te_log "cluster $s: ${dead[*]} down, ${alive[*]} up: starting ${dead[*]} with their data"
 		for n in "${dead[@]}"; do cl_spawn "$n"; done
