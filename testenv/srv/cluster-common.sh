@@ -341,9 +341,9 @@ cl_up_one() {
 	return 1
 }
 
-# cl_resume SYSTEM: the first step of cl_SYSTEM_up. Returns 0 when every
-# node is already up and ready (nothing to do), 1 when it started the missing nodes of a
-# partly-up system (also done), 2 when the caller must start the system fresh, 3 on error.
+# cl_resume SYSTEM: the first step of cl_SYSTEM_up. Returns 0 when every node is up and
+# the system ready (it was, or its missing nodes were started with their data), 2 when
+# no node runs (the caller starts the system fresh), 3 when it is not ready in time.
 cl_resume() {
 	local s=$1 n alive=() dead=()
 	for n in $(cl_nodes "$s"); do
@@ -360,7 +360,7 @@ cl_resume() {
 	done
 	cl_wait_nodes "$CL_TIMEOUT" $(cl_nodes "$s") || return 3
 	"cl_${s}_cluster_ready" || return 3
-	te_log "cluster $s: up ($(cl_nodes "$s" | tr '\n' ' ')), RSS $(cl_rss_total $(cl_nodes "$s")) MiB"
+	te_log "cluster $s: up ($(echo $(cl_nodes "$s"))), RSS $(cl_rss_total $(cl_nodes "$s")) MiB"
 	return 0
 }
 
