@@ -1,4 +1,4 @@
-//go:build integration
+//go:build cluster
 
 package cluster
 
@@ -21,8 +21,10 @@ import (
 	kafkago "github.com/segmentio/kafka-go"
 )
 
-// These tests need the cluster: testenv/up.sh --cluster hdfs hbase kafka. Each proves
-// that a system works on several nodes and that the faults do what they say.
+// These tests need the cluster (testenv/up.sh --cluster hdfs hbase kafka), hence their
+// own build tag: the integration pass (single-node servers) never builds them, and
+// `make test-cluster` runs them with testsum -only-tag cluster. Each proves that a
+// system works on several nodes and that the faults do what they say.
 
 // shared is the tests' Cluster: its helper JVMs start once for all tests.
 var shared *Cluster

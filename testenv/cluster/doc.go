@@ -6,7 +6,7 @@
 // The cluster itself is started and stopped by the scripts, never by this package:
 //
 //	testenv/up.sh --cluster hdfs hbase kafka
-//	go test -count=1 -tags integration -run '^TestCluster' ./...
+//	go test -count=1 -tags cluster ./testenv/cluster/
 //	testenv/down.sh --cluster
 //
 // It is: HDFS NameNode hdfs-nn and DataNodes hdfs-dn1..3 (replication 3); HBase
@@ -24,8 +24,9 @@
 // GOBENCH_TESTENV; the run directory (node data and logs) is GOBENCH_RUN, as for the
 // scripts.
 //
-// Integration tests that need the cluster are named TestCluster... so that the test
-// command can run them apart from the single-node suites (-run/-skip '^TestCluster').
+// Tests that need the cluster live in files with the build tag "cluster" (not
+// "integration": that pass has only the single-node servers), so that the test command
+// runs them in a pass of their own with the cluster up (testsum -only-tag cluster).
 // They call [Cluster.Check] first, which fails (never skips) naming the up command.
 //
 // Imports: the standard library only (the tests add the client libraries).

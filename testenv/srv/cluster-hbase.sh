@@ -53,7 +53,7 @@ cl_hbase_client_conf() {
 cl_hbase_define() {
 	local n=$1 heap=$2 gc=$3 d=$CL_DIR/$1
 	shift 3
-	cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" "${TE_HBASE_JFLAGS[@]}" \
+	cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" "${TE_HBASE_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" \
 		-Xms64m "-Xmx$heap" "$gc" "-Djava.io.tmpdir=$d/tmp" \
 		-Dhbase.log.dir="$d/logs" -Dlog4j2.configurationFile="$d/conf/log4j2.properties" \
 		-cp "$d/conf:$TE_CP" "$@"
@@ -66,7 +66,7 @@ cl_hbase_admin() {
 	te_javac cluster-admin "$TE_CP" "$TE_DIR/java/ClusterAdmin.java" "$TE_DIR/java/CreateTable.java"
 	local conf=$TE_CACHE/conf/cluster-hbase-client
 	cl_hbase_client_conf "$conf"
-	"$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+	"$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
 		"-Djava.io.tmpdir=$(cl_tool_tmp)" -Dlog4j2.configurationFile="$conf/log4j2.properties" \
 		-Dgobench.cluster.nodes=hbase-master=26000,hbase-rs1=26021,hbase-rs2=26022,hbase-rs3=26023 \
 		-cp "$conf:$TE_CLASSES:$TE_CP" ClusterAdmin "$@"

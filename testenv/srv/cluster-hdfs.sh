@@ -53,7 +53,7 @@ EOF
 # cl_hdfs_jvm NODE HEAP MAIN: the node's command line.
 cl_hdfs_define() {
 	local n=$1 heap=$2 main=$3 d=$CL_DIR/$1
-	cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" "${TE_HADOOP_JFLAGS[@]}" \
+	cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" "${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" \
 		-Xms64m "-Xmx$heap" -XX:+UseSerialGC "-Djava.io.tmpdir=$d/tmp" \
 		"-Dhadoop.log.dir=$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$d/conf:$TE_CP" "$main"
@@ -101,7 +101,7 @@ cl_hdfs_up() {
 		rm -rf "${CL_DIR:?}/$n"
 		cl_hdfs_conf "$n"
 	done
-	if ! "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
+	if ! "$TE_JAVA" "${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \
 		"-Djava.io.tmpdir=$CL_DIR/hdfs-nn/tmp" -Dhadoop.log.dir="$CL_DIR/hdfs-nn/logs" \
 		-cp "$CL_DIR/hdfs-nn/conf:$TE_CP" org.apache.hadoop.hdfs.server.namenode.NameNode -format -force -nonInteractive \
 		>"$CL_DIR/hdfs-nn/format.out" 2>&1; then

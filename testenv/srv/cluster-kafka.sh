@@ -55,7 +55,7 @@ cl_kafka_tool() {
 	local conf=$TE_CACHE/conf/cluster-kafka-client
 	mkdir -p "$conf"
 	te_log4j2 "$conf/log4j2.properties" error
-	"$TE_JAVA" -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
+	"$TE_JAVA" "${TE_TMP_JFLAGS[@]}" -Xmx128m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
 		"-Djava.io.tmpdir=$(cl_tool_tmp)" -Dlog4j2.configurationFile="$conf/log4j2.properties" \
 		-cp "$TE_CLASSES:$TE_CP" ClusterKafka "$CL_KAFKA_BROKERS" "$@"
 }
@@ -92,11 +92,11 @@ cl_kafka_up() {
 		cl_kafka_props "$n"
 		te_log4j2 "$d/conf/log4j2.properties" info
 		# The three formats run at once (each a short JVM).
-		"$TE_JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
+		"$TE_JAVA" "${TE_TMP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Djava.net.preferIPv4Stack=true \
 			"-Djava.io.tmpdir=$d/tmp" -Dlog4j2.configurationFile="$d/conf/log4j2.properties" -cp "$TE_CP" \
 			"$storage" format -t "$CL_KAFKA_CLUSTER_ID" -c "$d/conf/server.properties" >"$d/format.out" 2>&1 &
 		pids+=($!)
-		cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" \
+		cl_define "$n" "$TE_JAVA" "-Dgobench.testenv=cluster-$n" "${TE_TMP_JFLAGS[@]}" \
 			-Xms64m "-Xmx$CL_KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
 			-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 \
 			-Djava.awt.headless=true -Djava.net.preferIPv4Stack=true "-Djava.io.tmpdir=$d/tmp" \
