@@ -10,6 +10,7 @@
 #                    slower than SLOW (5s) and every skipped test, with its reason
 #   make test-unit   only the quick part (no servers, no Java)
 #   make test-integration   only the servers and the integration tests
+#   make test-cluster       only the multi-node cluster and its tests (//go:build cluster)
 #   make check       only the check of the tools
 #   make bench       Go micro-benchmarks (allocations, hot paths)
 #   make proto       regenerate the HBase protobuf code (needs protoc)
@@ -29,12 +30,13 @@
 
 GO        ?= go
 SERVERS   ?= kafka hdfs hbase
+CLUSTER   ?= hdfs hbase kafka
 PKGS      := ./...
 SLOW      ?= 5s
 TESTSUM   := $(GO) run ./testenv/testsum -slow $(SLOW) -pkgs '$(PKGS)'
 export CGO_ENABLED ?= 0
 
-.PHONY: build check check-unit test test-unit test-integration vet bench proto clean servers-up servers-down servers-status test-tools
+.PHONY: build check check-unit test test-unit test-integration test-cluster cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
@@ -48,6 +50,7 @@ check-unit:
 vet:
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags integration $(PKGS)
+	$(GO) vet -tags cluster $(PKGS)
 
 # -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
 test-unit: check-unit vet
@@ -58,7 +61,8 @@ test-unit: check-unit vet
 test: check
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; status=0; \
 	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" && \
-	$(MAKE) --no-print-directory test-integration TESTSUM_FLAGS="-no-summary -save $$d/integration.json" || status=$$?; \
+	$(MAKE) --no-print-directory test-integration TESTSUM_FLAGS="-no-summary -save $$d/integration.json" && \
+	$(MAKE) --no-print-directory test-cluster TESTSUM_FLAGS="-no-summary -save $$d/cluster.json" || status=$$?; \
 	$(GO) run ./testenv/testsum -slow $(SLOW) -summary $$d/*.json || true; \
 	exit $$status
 
@@ -71,6 +75,25 @@ test-integration: check
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
 	exit $$status
+
+# The multi-node cluster (testenv/up.sh --cluster: 3 DataNodes, ZooKeeper, an
+# HMaster and 3 RegionServers on that HDFS, 3 KRaft brokers), started only
+# for the tests of files built with `//go:build cluster`, and always stopped.
+test-cluster: check
+	@set -e; status=0; \
+	testenv/up.sh --cluster $(CLUSTER) || { testenv/down.sh --cluster; exit 1; }; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag cluster -- -race -count=1 -timeout 30m || status=$$?; \
+	testenv/down.sh --cluster || true; \
+	exit $$status
+
+cluster-up:
+	testenv/up.sh --cluster $(CLUSTER)
+
+cluster-down:
+	testenv/down.sh --cluster
+
+cluster-status:
+	testenv/status.sh --cluster $(CLUSTER)
 
 servers-up:
 	testenv/up.sh $(SERVERS)
