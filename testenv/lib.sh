@@ -185,21 +185,30 @@ te_pid_alive() {
 	[[ $c == *"-Dgobench.testenv=$2 "* ]]
 }
 
-# te_start TAG LOGFILE PIDFILE CMD...: start CMD detached (own session), output to LOGFILE.
-te_start() {
-	local tag=$1 log=$2 pidf=$3
-	shift 3
-	local pid i
-	# The server must inherit no descriptor but 0-2: not te_lock's (9), nor a
-	# caller's (`flock FILE make test` holds FILE on fd 3); a JVM keeping one
-	# would hold that lock for as long as it runs.
+# te_spawn LOGFILE CMD...: run CMD in the background, detached in its own
+# session, appending its output to LOGFILE; $! is its pid. It inherits no
+# descriptor but 0-2: not te_lock's, nor a caller's (`flock FILE make test`
+# holds FILE on fd 3), since a JVM keeping one would hold that lock for as
+# long as it runs.
+te_spawn() {
+	local log=$1
+	shift
 	(
 		for fd in /proc/self/fd/*; do
 			fd=${fd##*/}
 			if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
 		done
-		exec setsid nohup "$@" >"$log" 2>&1 </dev/null
+		exec setsid nohup "$@" >>"$log" 2>&1 </dev/null
 	) &
+}
+
+# te_start TAG LOGFILE PIDFILE CMD...: start CMD detached (own session), output to LOGFILE.
+te_start() {
+	local tag=$1 log=$2 pidf=$3
+	shift 3
+	local pid i
+	: >"$log"
+	te_spawn "$log" "$@"
 	pid=$!
 	echo "$pid" >"$pidf"
 	# Until the background shell has exec'd java, /proc/PID/cmdline lacks the

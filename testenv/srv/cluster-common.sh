@@ -122,8 +122,7 @@ cl_spawn() {
 	touch "$d/out"
 	stat -c %s "$d/out" >"$d/logoff"
 	printf '\n==== testenv: start %s at %s ====\n' "$n" "$(date '+%F %T')" >>"$d/out"
-	# 7>&- 8>&- 9>&-: the JVM must not inherit (and so hold) the testenv lock descriptors.
-	setsid nohup "${args[@]}" >>"$d/out" 2>&1 </dev/null 7>&- 8>&- 9>&- &
+	te_spawn "$d/out" "${args[@]}" # holds no lock descriptor
 	pid=$!
 	disown "$pid" 2>/dev/null # no "Killed" job notice when a fault kills it later
 	echo "$pid" >"$d/pid"
