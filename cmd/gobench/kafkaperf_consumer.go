@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gobench/gobench/drivers/kafka"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload/kafkaperf"
 )
@@ -78,6 +79,9 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if v := one(o, opt, ""); v != "" {
 			p.set(opt, key, v)
 		}
+	}
+	if _, ok := p.layers.Set().Get(kafka.KeyClientID); !ok {
+		p.set("(consumer-perf default)", kafka.KeyClientID, "perf-consumer-client") // as Kafka's tool
 	}
 	if len(o["--from-latest"]) > 0 {
 		p.set("--from-latest", "kafka.offsetreset", "latest")

@@ -80,7 +80,7 @@ func producerPerfRun(t *testing.T, topic string, n, size int) {
 	t.Helper()
 	start := time.Now()
 	code, stdout, stderr := gobench(t, t.Context(), "producer-perf", "--topic", topic, "--num-records", strconv.Itoa(n),
-		"--record-size", strconv.Itoa(size), "--throughput", "-1", "--bootstrap-server", kafkaBroker,
+		"--record-size", strconv.Itoa(size), "--throughput", "-1", "--bootstrap-server", kafkaBroker, "--print-metrics",
 		"--producer-props", "acks=1", "linger.ms=5", "batch.size=65536")
 	if code != 0 {
 		t.Fatalf("producer-perf %d x %d B: exit %d\n%s\n%s", n, size, code, stdout, stderr)
@@ -88,6 +88,32 @@ func producerPerfRun(t *testing.T, topic string, n, size int) {
 	lines, report := kafkaLines(t, stdout)
 	if len(lines) == 0 {
 		t.Fatalf("no output: %s", stderr)
+	}
+	// --print-metrics: Kafka's table after the final line.
+	metrics := map[string]float64{}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Metric Name") {
+			for _, m := range lines[i+1:] {
+				name, v, ok := strings.Cut(m, " : ")
+				f, err := strconv.ParseFloat(v, 64)
+				if !ok || err != nil {
+					t.Errorf("metric line %q is not Kafka's \"name : value\"", m)
+				}
+				metrics[strings.TrimSpace(name)] = f
+			}
+			lines = lines[:i-1] // and the empty line before the header
+			break
+		}
+	}
+	tag := ":{client-id=perf-producer-client}"
+	if got := metrics["producer-metrics:record-send-total"+tag]; got != float64(n) {
+		t.Errorf("record-send-total = %v, want %d (metrics %v)", got, n, metrics)
+	}
+	if got := metrics["producer-metrics:batch-size-avg"+tag]; got < float64(size) || got > float64(max(size, 65536)+1024) {
+		t.Errorf("batch-size-avg = %v, want from %d to batch.size", got, size)
+	}
+	if metrics["producer-metrics:request-latency-avg"+tag] <= 0 {
+		t.Errorf("request-latency-avg = %v, want > 0", metrics["producer-metrics:request-latency-avg"+tag])
 	}
 	for _, l := range lines[:len(lines)-1] {
 		if !kWindow.MatchString(l) {
@@ -209,14 +235,14 @@ func TestYCSBOnKafka(t *testing.T) {
 }
 
 // TestYCSBSurvivesStoppedBroker freezes the broker for 4 s during a
-// time-limited workload A run with 1 s request timeouts: operations fail
-// (counted under their Return= codes), the run ends at its time limit and
-// prints the report.
+// time-limited workload A run with 1 s request timeouts and a 2 s delivery
+// timeout: operations fail (counted under their Return= codes), the run
+// ends at its time limit and prints the report.
 func TestYCSBSurvivesStoppedBroker(t *testing.T) {
 	requireKafka(t)
 	table := "gobenchtest_ycsbstop_" + strconv.FormatInt(time.Now().UnixNano()%(1<<40), 36)
 	common := []string{"-db", "kafka", "-P", "workloads/workloada", "-p", "table=" + table, "-p", "recordcount=500",
-		"-threads", "4", "-p", "kafka.timeout=1000", "-p", "kafka.brokers=" + kafkaBroker}
+		"-threads", "4", "-p", "kafka.timeout=1000", "-p", "kafka.deliverytimeout=2000", "-p", "kafka.brokers=" + kafkaBroker}
 	if code, _, stderr := gobench(t, t.Context(), append([]string{"load"}, common...)...); code != 0 {
 		t.Fatalf("load: exit %d\n%s", code, stderr)
 	}

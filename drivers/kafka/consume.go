@@ -77,7 +77,7 @@ func (c *conn) consumerOpts(topic string) []kgo.Opt {
 			bal = append(bal, kgo.CooperativeStickyBalancer())
 		}
 	}
-	opts := append(c.db.commonOpts("-consumer", &c.db.metrics.cons),
+	opts := append(c.db.commonOpts("", &c.db.metrics.cons),
 		kgo.ConsumerGroup(cfg.Group), kgo.ConsumeTopics(topic), kgo.ConsumeResetOffset(reset),
 		kgo.FetchMaxPartitionBytes(int32(cfg.FetchSize)), kgo.FetchMaxBytes(int32(cfg.FetchMaxBytes)),
 		kgo.FetchMinBytes(int32(cfg.FetchMinBytes)), kgo.FetchMaxWait(cfg.FetchWait),

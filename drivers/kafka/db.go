@@ -76,8 +76,20 @@ func (db *DB) Prepare(ctx context.Context) error {
 	if db.fields == 0 || db.table == "" {
 		return nil
 	}
-	_, err := db.indexed(ctx, db.table, true)
-	return err
+	t, err := db.indexed(ctx, db.table, true)
+	if err != nil {
+		return err
+	}
+	// Connect every read client's fetch connection now, not in a worker's
+	// first operation.
+	for i := range db.cfg.ReadClients {
+		want := [1]fetchWant{{part: 0, off: t.idx.covered(0)}}
+		var got [1]fetchGot
+		if err := db.fetch(ctx, t, i, want[:], got[:]); err != nil {
+			return fmt.Errorf("connect read client %d: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // Open returns a new connection; the first one creates the producer client

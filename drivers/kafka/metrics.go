@@ -249,7 +249,7 @@ func (db *DB) ProducerMetrics(elapsed time.Duration) []Metric {
 func (db *DB) ConsumerMetrics(elapsed time.Duration) []Metric {
 	s := &db.metrics.cons
 	sec := max(elapsed.Seconds(), 1e-9)
-	tag := ":{client-id=" + db.cfg.ClientID + "-consumer}"
+	tag := ":{client-id=" + db.cfg.ClientID + "}"
 	f := func(name string) string { return "consumer-fetch-manager-metrics:" + name + tag }
 	c := func(name string) string { return "consumer-coordinator-metrics:" + name + tag }
 	n := func(name string) string { return "consumer-metrics:" + name + tag }
