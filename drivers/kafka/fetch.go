@@ -59,16 +59,23 @@ func (db *DB) fetch(ctx context.Context, t *topic, rd int, wants []fetchWant, go
 		return err
 	}
 	deadline := time.Now().Add(db.cfg.Timeout)
+	// Bound the whole call by kafka.timeout whatever franz-go's own
+	// deadlines are (a new connection to a frozen broker waits longer).
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
 	for attempt := 0; ; attempt++ {
 		err := db.fetchOnce(ctx, cl, t, wants, got)
 		if err == nil {
 			return nil
 		}
 		if !retriable(err) || ctx.Err() != nil || time.Now().After(deadline) {
+			if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+				err = errors.Join(err, ctx.Err())
+			}
 			return fmt.Errorf("fetch topic %q: %w", t.name, classify(err))
 		}
 		if err := sleepCtx(ctx, backoff(attempt)); err != nil {
-			return fmt.Errorf("fetch topic %q: %w", t.name, err)
+			return fmt.Errorf("fetch topic %q: %w", t.name, classify(err))
 		}
 		if m, err := metadataOf(ctx, cl, t.name); err == nil {
 			t.setMeta(m)
