@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# bench/kafka.sh [-n RECORDS_100B] [-N RECORDS_300KB] [-p "k=v ..."]
+# bench/kafka.sh [-n RECORDS_100B] [-k RECORDS_1KB] [-N RECORDS_300KB] [-p "k=v ..."] [-b BROKER]
 # gobench producer-perf / consumer-perf against Kafka's ProducerPerformance and
 # ConsumerPerformance (testenv/kafka-perf.sh, same Kafka version as the broker) on the
-# testenv Kafka at 127.0.0.1:9092, in one run, for 100 B and 300 KB records:
+# testenv Kafka at 127.0.0.1:9092 (or -b host:port, e.g. a private broker started with
+# GOBENCH_RUN=... GOBENCH_KAFKA_PORT=... testenv/up.sh kafka), in one run, for 100 B, 1 KB
+# and 300 KB records, idempotence on in both producers (Java's default since 3.0):
 #   1. unthrottled: Java producer, then gobench producer, each to its own new topic
 #      (same producer properties); MB/s ratio gobench/Java;
 #   2. throttled at half Java's unthrottled rate (same --throughput for both), where
@@ -11,22 +13,23 @@
 #   3. consumers: Java's, then gobench's, each in a new group over the topic Java produced
 #      in step 1; MB/s ratio gobench/Java (MB.sec and fetch.MB.sec, as printed).
 # Each step also runs bench/kafka-franz (the same loops written directly on
-# github.com/twmb/franz-go, a separate module) so the driver's choice of clients stands on
-# numbers: the driver produces with kafka-go and consumes with franz-go. The column is
-# "n/a" when it cannot be built (no module proxy).
-# Defaults: -n 2000000 -N 2000 -p "acks=all linger.ms=5 batch.size=16384" (Java 4.x defaults).
+# github.com/twmb/franz-go, a separate module), the floor of what the driver, on franz-go
+# too, adds. The column is "n/a" when it cannot be built (no module proxy).
+# Defaults: -n 2000000 -k 500000 -N 2000
+#   -p "acks=all enable.idempotence=true linger.ms=5 batch.size=16384" (Java 4.x defaults).
+# Run it under flock /tmp/gobench-realservers.lock when it uses the shared broker.
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-n100=2000000 n300=2000 props="acks=all linger.ms=5 batch.size=16384"
-while getopts "n:N:p:" o; do
+n100=2000000 n1k=500000 n300=2000 props="acks=all enable.idempotence=true linger.ms=5 batch.size=16384" broker=127.0.0.1:9092
+while getopts "n:k:N:p:b:" o; do
 	case $o in
-	n) n100=$OPTARG ;; N) n300=$OPTARG ;; p) props=$OPTARG ;;
-	*) echo "usage: bench/kafka.sh [-n RECORDS_100B] [-N RECORDS_300KB] [-p \"k=v ...\"]" >&2; exit 2 ;;
+	n) n100=$OPTARG ;; k) n1k=$OPTARG ;; N) n300=$OPTARG ;; p) props=$OPTARG ;; b) broker=$OPTARG ;;
+	*) echo "usage: bench/kafka.sh [-n RECORDS_100B] [-k RECORDS_1KB] [-N RECORDS_300KB] [-p \"k=v ...\"] [-b BROKER]" >&2; exit 2 ;;
 	esac
 done
 tmp=$(mktemp -d /tmp/gobench-bench-kafka.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-testenv/up.sh kafka >&2 || exit 1
+[ "$broker" = 127.0.0.1:9092 ] && { testenv/up.sh kafka >&2 || exit 1; }
 go build -o "$tmp/gobench" ./cmd/gobench || exit 1
 franz=$tmp/kafka-franz
 (cd bench/kafka-franz && go build -o "$franz" .) || { echo "bench/kafka-franz does not build: franz-go column n/a" >&2; franz=""; }
@@ -48,6 +51,7 @@ franzprops() {
 	for kv in "${pp[@]}"; do
 		case $kv in
 		acks=*) echo "-acks ${kv#acks=}" ;; linger.ms=*) echo "-linger ${kv#linger.ms=}ms" ;;
+		enable.idempotence=false) echo "-noidem" ;;
 		batch.size=*) echo "-batch ${kv#batch.size=}" ;;
 		esac
 	done
@@ -75,16 +79,15 @@ line() {
 }
 table=$tmp/table
 printf '%-7s %-22s %10s %10s %6s %10s %6s\n' size measure java gobench ratio franz-go ratio >"$table"
-for size in 100 307200; do
-	n=$n100
-	[ "$size" = 307200 ] && n=$n300
-	label=100B
-	[ "$size" = 307200 ] && label=300KB
+for size in 100 1024 307200; do
+	case $size in
+	100) n=$n100 label=100B ;; 1024) n=$n1k label=1KB ;; *) n=$n300 label=300KB ;;
+	esac
 	jt=gobench-bench-java-$label-$id gt=gobench-bench-go-$label-$id
 	common=(--num-records "$n" --record-size "$size")
-	run "jprod.$label" testenv/kafka-perf.sh producer --topic "$jt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
-	run "gprod.$label" "$tmp/gobench" producer-perf --topic "$gt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
-	frun "fprod.$label" produce -topic "$jt-franz" -n "$n" -size "$size" $(franzprops)
+	run "jprod.$label" testenv/kafka-perf.sh producer --bootstrap-server "$broker" --topic "$jt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
+	run "gprod.$label" "$tmp/gobench" producer-perf --bootstrap-server "$broker" --topic "$gt" "${common[@]}" --throughput -1 --producer-props "${pp[@]}"
+	frun "fprod.$label" produce -broker "$broker" -topic "$jt-franz" -n "$n" -size "$size" $(franzprops)
 	jl=$(fin "$tmp/jprod.$label") gl=$(fin "$tmp/gprod.$label") fl=$(fin "$tmp/fprod.$label")
 	jrate=$(col 4 "$jl")
 	line "$label" "produce MB/s" "$(col 6 "$jl")" "$(col 6 "$gl")" "$(col 6 "$fl")" rate
@@ -92,24 +95,24 @@ for size in 100 307200; do
 
 	half=$(awk -v r="$jrate" 'BEGIN { printf "%d", r / 2 }')
 	tn=$((n / 4))
-	run "jthr.$label" testenv/kafka-perf.sh producer --topic "$jt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
-	run "gthr.$label" "$tmp/gobench" producer-perf --topic "$gt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
-	frun "fthr.$label" produce -topic "$jt-franz-thr" -n "$tn" -size "$size" -throughput "$half" $(franzprops)
+	run "jthr.$label" testenv/kafka-perf.sh producer --bootstrap-server "$broker" --topic "$jt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
+	run "gthr.$label" "$tmp/gobench" producer-perf --bootstrap-server "$broker" --topic "$gt-thr" --num-records "$tn" --record-size "$size" --throughput "$half" --producer-props "${pp[@]}"
+	frun "fthr.$label" produce -broker "$broker" -topic "$jt-franz-thr" -n "$tn" -size "$size" -throughput "$half" $(franzprops)
 	jl=$(fin "$tmp/jthr.$label") gl=$(fin "$tmp/gthr.$label") fl=$(fin "$tmp/fthr.$label")
 	line "$label" "p99 ms @ $half rec/s" "$(col 22 "$jl")" "$(col 22 "$gl")" "$(col 22 "$fl")" lat
 	line "$label" "p50 ms @ $half rec/s" "$(col 16 "$jl")" "$(col 16 "$gl")" "$(col 16 "$fl")" lat
 
-	run "jcons.$label" testenv/kafka-perf.sh consumer --topic "$jt" --messages "$n" --group "jbench-$label-$id" --timeout 30000
-	run "gcons.$label" "$tmp/gobench" consumer-perf --topic "$jt" --messages "$n" --group "gbench-$label-$id" --timeout 30000
-	frun "fcons.$label" consume -topic "$jt" -n "$n" -group "fbench-$label-$id"
+	run "jcons.$label" testenv/kafka-perf.sh consumer --bootstrap-server "$broker" --topic "$jt" --messages "$n" --group "jbench-$label-$id" --timeout 30000
+	run "gcons.$label" "$tmp/gobench" consumer-perf --bootstrap-server "$broker" --topic "$jt" --messages "$n" --group "gbench-$label-$id" --timeout 30000
+	frun "fcons.$label" consume -broker "$broker" -topic "$jt" -n "$n" -group "fbench-$label-$id"
 	jr=$(row "$tmp/jcons.$label") gr=$(row "$tmp/gcons.$label") fr=$(row "$tmp/fcons.$label")
 	line "$label" "consume MB.sec" "$(rcol 4 "$jr")" "$(rcol 4 "$gr")" "$(rcol 4 "$fr")" rate
 	line "$label" "consume fetch.MB.sec" "$(rcol 9 "$jr")" "$(rcol 9 "$gr")" "$(rcol 9 "$fr")" rate
 	for t in "$jt" "$gt" "$jt-thr" "$gt-thr" "$jt-franz" "$jt-franz-thr"; do
-		testenv/kafka-perf.sh topics --delete --topic "$t" >/dev/null 2>&1
+		testenv/kafka-perf.sh topics --bootstrap-server "$broker" --delete --topic "$t" >/dev/null 2>&1
 	done
 done
 echo
-echo "gobench (kafka driver: kafka-go producer, franz-go consumer) and bare franz-go against Kafka's perf tools on 127.0.0.1:9092; producer props: $props"
+echo "gobench (kafka driver on franz-go) and bare franz-go against Kafka's perf tools on $broker; producer props: $props"
 echo "(ratios: MB/s x/Java; latency Java/x, integer ms floored at 1; >= 1.00 means as good as Java or better)"
 cat "$table"

@@ -46,6 +46,17 @@ type Noter interface {
 	Notes() []string
 }
 
+// Preparer is implemented by a DB that has work to do before the measured
+// phase of a run, such as the kafka driver reading a topic to build its key
+// index. The runner calls Prepare once, after Configure and before any
+// worker opens a connection or the run's clock starts, so that neither an
+// operation's latency nor the run time includes it; an error ends the run
+// before it starts. A DB must also work without it (library users, the
+// conformance suite), doing the work at first use.
+type Preparer interface {
+	Prepare(ctx context.Context) error
+}
+
 // Caps is a set of optional capabilities of a DB's connections, declared by
 // the DB (or its Driver) with [Capable], so that a workload that needs one
 // is refused before any connection opens. The conformance suite checks that

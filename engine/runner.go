@@ -150,6 +150,11 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 	if r.threads < s.Threads {
 		fmt.Fprintf(r.opts.log, "Warning: the threadcount is bigger than the operation count, the threadcount will be %d!\n", r.threads)
 	}
+	if pr, ok := r.db.(drivers.Preparer); ok {
+		if err := pr.Prepare(ctx); err != nil {
+			return nil, fmt.Errorf("set-up: %w", err)
+		}
+	}
 	if su, ok := r.job.(SetUpper); ok {
 		if err := r.setUp(ctx, su); err != nil {
 			return nil, err

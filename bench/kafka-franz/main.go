@@ -33,6 +33,7 @@ func main() {
 	n := fs.Int64("n", 0, "records")
 	size := fs.Int("size", 100, "record bytes (produce)")
 	acks := fs.String("acks", "all", "all or 1")
+	noidem := fs.Bool("noidem", false, "disable idempotence (enable.idempotence=false)")
 	linger := fs.Duration("linger", 5*time.Millisecond, "linger")
 	batch := fs.Int("batch", 16384, "batch.size bytes (raised to fit one record)")
 	throughput := fs.Float64("throughput", -1, "records/s, -1 unthrottled")
@@ -42,7 +43,7 @@ func main() {
 	var err error
 	switch os.Args[1] {
 	case "produce":
-		err = produce(*broker, *topic, *n, *size, *acks, *linger, *batch, *throughput)
+		err = produce(*broker, *topic, *n, *size, *acks, *noidem, *linger, *batch, *throughput)
 	case "consume":
 		err = consume(*broker, *topic, *n, *group, *timeout)
 	default:
@@ -54,11 +55,15 @@ func main() {
 	}
 }
 
-func produce(broker, topic string, n int64, size int, acks string, linger time.Duration, batch int, target float64) error {
+func produce(broker, topic string, n int64, size int, acks string, noidem bool, linger time.Duration, batch int, target float64) error {
 	opts := []kgo.Opt{kgo.SeedBrokers(broker), kgo.DefaultProduceTopic(topic), kgo.ProducerLinger(linger),
-		kgo.ProducerBatchMaxBytes(int32(max(batch, size+512))), kgo.MaxBufferedBytes(32 << 20), kgo.AllowAutoTopicCreation()}
-	if acks == "1" {
+		kgo.ProducerBatchMaxBytes(int32(max(batch, size+512))), kgo.MaxBufferedBytes(32 << 20), kgo.AllowAutoTopicCreation(),
+		kgo.ProducerBatchCompression(kgo.NoCompression())}
+	switch {
+	case acks == "1":
 		opts = append(opts, kgo.RequiredAcks(kgo.LeaderAck()), kgo.DisableIdempotentWrite())
+	case noidem:
+		opts = append(opts, kgo.DisableIdempotentWrite())
 	}
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {

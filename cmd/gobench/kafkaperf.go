@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/kafka"
 	"github.com/gobench/gobench/engine"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/props"
@@ -33,9 +35,12 @@ import (
 //     --kafka-compat 4.0 prints %.1f as 4.0 did;
 //   - the consumer stops at exactly --messages (Kafka counts whole polls and
 //     may pass it); --date-format accepts only Kafka's default;
-//   - --print-metrics prints a note: kafka-go/franz-go metrics are not Java's;
-//   - Java client properties are mapped to kafka.* keys (javaKeys); others
-//     are ignored with a warning; --transactional-id is not supported.
+//   - --print-metrics prints franz-go's client statistics under Kafka's
+//     metric names where one maps (drivers/kafka ProducerMetrics,
+//     ConsumerMetrics), averaged over the whole run;
+//   - Java client properties are mapped to kafka.* keys (kafkaperf.JavaKey);
+//     the ones franz-go cannot honour are named, without their values, in
+//     one warning; --transactional-id is not supported.
 
 // kafkaOpt describes one option: takes a value, or several (nargs +).
 type kafkaOpt struct {
@@ -100,6 +105,34 @@ func kafkaUsage(w io.Writer, tool string, spec map[string]kafkaOpt) {
 type kafkaProps struct {
 	layers  props.Layers
 	ignored []string
+	db      *kafka.DB
+}
+
+// keptKafka is the kafka driver, keeping the DB it configures so that
+// --print-metrics can read its client metrics after the run.
+type keptKafka struct {
+	kafka.Driver
+	db **kafka.DB
+}
+
+func (d keptKafka) Configure(p *props.Decoder, s drivers.Schema) (drivers.DB, error) {
+	db, err := d.Driver.Configure(p, s)
+	if err == nil {
+		*d.db = db.(*kafka.DB)
+	}
+	return db, err
+}
+
+// printMetrics prints the client metrics of the run's DB as Kafka's tools
+// do with --print-metrics.
+func printMetrics(w io.Writer, ms []kafka.Metric) {
+	km := make([]kafkaperf.Metric, len(ms))
+	for i, m := range ms {
+		km[i] = kafkaperf.Metric{Name: m.Name, Value: m.Value}
+	}
+	for _, l := range kafkaperf.MetricsTable(km) {
+		fmt.Fprintln(w, l)
+	}
 }
 
 func (p *kafkaProps) add(layer props.Layer, v props.Value) {
@@ -107,6 +140,9 @@ func (p *kafkaProps) add(layer props.Layer, v props.Value) {
 	if !ok {
 		p.ignored = append(p.ignored, v.Key+" ("+v.Where()+")")
 		return
+	}
+	if k == "" {
+		return // the Java tools override it as well (serializers)
 	}
 	v.Key = k
 	p.layers.Add(layer, v)
@@ -146,6 +182,7 @@ func (p *kafkaProps) set(opt, key, value string) {
 
 // prepare makes the plan of a perf tool run: kind on the kafka driver, n
 // records on --threads workers, percentiles p50 to p99.99 in the report.
+// The configured DB is kept in p.db for --print-metrics.
 func (p *kafkaProps) prepare(o map[string][]string, kind, topic string, n int64, stderr io.Writer) (*workload.Plan, error) {
 	t, err := positive(o, "--threads", "1")
 	if err != nil {
@@ -157,7 +194,7 @@ func (p *kafkaProps) prepare(o map[string][]string, kind, topic string, n int64,
 	} {
 		p.set("gobench "+kind, k, v)
 	}
-	plan, err := workload.Prepare(p.layers.Set())
+	plan, err := workload.Prepare(p.layers.Set(), workload.WithDriver("kafka", keptKafka{db: &p.db}))
 	if err != nil {
 		return nil, configErr(err)
 	}
@@ -241,7 +278,7 @@ var producerOpts = map[string]kafkaOpt{
 	"--producer.config":   {usage: "producer properties file"},
 	"--command-config":    {usage: "same as --producer.config (Kafka 4.2)"},
 	"--bootstrap-server":  {usage: "brokers host:port,... (overrides the properties)"},
-	"--print-metrics":     {flag: true, usage: "accepted; kafka-go has no Java client metrics (see gobench's report)"},
+	"--print-metrics":     {flag: true, usage: "print the client's metrics (Kafka's producer-metrics names where one maps)"},
 	"--threads":           {usage: "gobench: producer workers (default 1)"},
 	"--kafka-compat":      {usage: "gobench: records/sec format of the final line: 4.4 (%f, as 3.x and 4.4 print; default) or 4.0 (%.1f)"},
 }
@@ -284,6 +321,9 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	if bs := one(o, "--bootstrap-server", ""); bs != "" {
 		p.set("--bootstrap-server", "kafka.brokers", bs)
+	}
+	if _, ok := p.layers.Set().Get(kafka.KeyClientID); !ok {
+		p.set("(producer-perf default)", kafka.KeyClientID, "perf-producer-client") // as Kafka's tool
 	}
 	p.set("--topic", kafkaperf.KeyProduceTopic, topic)
 	p.set("--throughput", kafkaperf.KeyProduceThroughput, one(o, "--throughput", ""))
@@ -334,8 +374,11 @@ func producerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	sum := kafkaperf.ProducerSummary{Records: recs, Bytes: bytes, Elapsed: res.RunTime, AvgMs: avg, MaxMs: maxMs,
 		P50: msAt(s, 50), P95: msAt(s, 95), P99: msAt(s, 99), P999: msAt(s, 99.9), RateDecimals: dec}
 	fmt.Fprintln(stdout, sum.Line())
-	if len(o["--print-metrics"]) > 0 {
-		fmt.Fprintln(stderr, "Note: --print-metrics: kafka-go has no Java client metrics; gobench's report follows.")
+	if len(o["--print-metrics"]) > 0 && p.db != nil {
+		printMetrics(stdout, p.db.ProducerMetrics(res.RunTime))
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, n)
 	}
 	if err := hdrReport(stdout, plan, res); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gobench/gobench/drivers/kafka"
 	"github.com/gobench/gobench/measure"
 	"github.com/gobench/gobench/workload/kafkaperf"
 )
@@ -18,13 +19,13 @@ var consumerOpts = map[string]kafkaOpt{
 	"--num-records":         {usage: "same as --messages (Kafka 4.2)"},
 	"--group":               {usage: "consumer group (default perf-consumer-<random>)"},
 	"--fetch-size":          {usage: "bytes per partition fetch (max.partition.fetch.bytes, default 1048576)"},
-	"--socket-buffer-size":  {usage: "accepted and ignored (kafka-go uses the OS default)"},
+	"--socket-buffer-size":  {usage: "accepted and ignored (gobench uses the OS default socket buffers)"},
 	"--from-latest":         {flag: true, usage: "start at the end of the topic when the group has no offset"},
 	"--consumer.config":     {usage: "consumer properties file"},
 	"--command-config":      {usage: "same as --consumer.config (Kafka 4.2)"},
 	"--command-property":    {multi: true, usage: "k=v ... consumer properties (Kafka 4.2)"},
 	"--timeout":             {usage: "ms without records before giving up (default 10000)"},
-	"--print-metrics":       {flag: true, usage: "accepted; kafka-go has no Java client metrics (see gobench's report)"},
+	"--print-metrics":       {flag: true, usage: "print the client's metrics (Kafka's consumer metric names where one maps)"},
 	"--show-detailed-stats": {flag: true, usage: "print a row per reporting interval instead of the summary row"},
 	"--reporting-interval":  {usage: "ms between detailed rows (default 5000)"},
 	"--date-format":         {usage: "only Kafka's default yyyy-MM-dd HH:mm:ss:SSS is supported"},
@@ -79,6 +80,9 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 			p.set(opt, key, v)
 		}
 	}
+	if _, ok := p.layers.Set().Get(kafka.KeyClientID); !ok {
+		p.set("(consumer-perf default)", kafka.KeyClientID, "perf-consumer-client") // as Kafka's tool
+	}
 	if len(o["--from-latest"]) > 0 {
 		p.set("--from-latest", "kafka.offsetreset", "latest")
 	} else if _, ok := p.layers.Set().Get("kafka.offsetreset"); !ok {
@@ -118,8 +122,8 @@ func consumerPerf(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		recs, bytes := job.Consumed()
 		fmt.Fprintln(stdout, kafkaperf.ConsumerSummaryRow(res.Start, res.Start.Add(res.RunTime), bytes, recs, job.RebalanceTime()))
 	}
-	if len(o["--print-metrics"]) > 0 {
-		fmt.Fprintln(stderr, "Note: --print-metrics: kafka-go has no Java client metrics; gobench's report follows.")
+	if len(o["--print-metrics"]) > 0 && p.db != nil {
+		printMetrics(stdout, p.db.ConsumerMetrics(res.RunTime))
 	}
 	if err := hdrReport(stdout, plan, res); err != nil {
 		return err

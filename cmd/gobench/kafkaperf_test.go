@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/gobench/gobench/drivers/kafka"
+	"github.com/gobench/gobench/workload/kafkaperf"
 )
 
 func TestParseKafkaArgs(t *testing.T) {
@@ -54,6 +58,68 @@ func TestKafkaPerfHelpExits0(t *testing.T) {
 		var out strings.Builder
 		if code := run(context.Background(), []string{tool}, &out, io.Discard); code != exitOK || !strings.Contains(out.String(), "--topic") {
 			t.Errorf("%s without arguments: exit %d, output %q", tool, code, out.String())
+		}
+	}
+}
+
+// TestJavaKeysDocumentedAndKnown: every Java property kafkaperf maps is a
+// key the kafka driver or the Kafka kinds know, and is listed with that key
+// in drivers/kafka's package doc table.
+func TestJavaKeysDocumentedAndKnown(t *testing.T) {
+	known := map[string]bool{}
+	for _, k := range (kafka.Driver{}).Keys() {
+		known[k.Name] = true
+	}
+	for _, k := range append(kafkaperf.ProduceKeys(), kafkaperf.ConsumeKeys()...) {
+		known[k.Name] = true
+	}
+	doc, err := os.ReadFile("../../drivers/kafka/doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, l := range strings.Split(string(doc), "\n") {
+		f := strings.Fields(strings.TrimPrefix(l, "//"))
+		if strings.HasPrefix(l, "//\t") && len(f) >= 3 && (strings.HasPrefix(f[len(f)-1], "kafka.") || strings.HasPrefix(f[len(f)-1], "produce.")) {
+			rows[f[0]] = f[len(f)-1]
+		}
+	}
+	for java, key := range kafkaperf.JavaKeys() {
+		if !known[key] {
+			t.Errorf("%s maps to %s, which no driver or kind declares", java, key)
+		}
+		if rows[java] != key {
+			t.Errorf("drivers/kafka/doc.go's table has %s -> %q, want %q", java, rows[java], key)
+		}
+		if got, ok := kafkaperf.JavaKey(java); !ok || got != key {
+			t.Errorf("JavaKey(%s) = %q, %v", java, got, ok)
+		}
+	}
+	if _, ok := kafkaperf.JavaKey("ssl.keystore.password"); ok {
+		t.Error("ssl.keystore.password is mapped; it must be named in the warning")
+	}
+}
+
+// TestIgnoredJavaPropertiesOneWarningNoValues: properties gobench cannot
+// honour are named in one warning, never with their values.
+func TestIgnoredJavaPropertiesOneWarningNoValues(t *testing.T) {
+	var stderr strings.Builder
+	run(context.Background(), []string{"producer-perf", "--topic", "t", "--num-records", "1", "--throughput", "-1", "--record-size", "1",
+		"--bootstrap-server", "127.0.0.1:1", "--producer-props", "sasl.jaas.config=SECRETVALUE", "partitioner.class=x.Y",
+		"key.serializer=org.apache.kafka.common.serialization.ByteArraySerializer", "enable.idempotence=true", "acks=all",
+		"delivery.timeout.ms=31000"}, io.Discard, &stderr)
+	out := stderr.String()
+	if n := strings.Count(out, "have no equivalent"); n != 1 {
+		t.Fatalf("%d warnings about ignored properties, want 1:\n%s", n, out)
+	}
+	for _, want := range []string{"sasl.jaas.config", "partitioner.class"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("warning does not name %s:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"SECRETVALUE", "x.Y", "key.serializer", "enable.idempotence", "delivery.timeout.ms"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("stderr contains %q:\n%s", bad, out)
 		}
 	}
 }

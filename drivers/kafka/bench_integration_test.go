@@ -4,18 +4,19 @@ package kafka
 
 import (
 	"context"
-	"github.com/gobench/gobench/drivers"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/gobench/gobench/drivers"
 )
 
 // BenchmarkProduceAsync measures the asynchronous producer path (the
 // produce workload's) with 1 KiB records: b.N records, 32 MiB in flight.
 func BenchmarkProduceAsync(b *testing.B) {
-	requireKafka(&testing.T{})
+	requireKafka(b)
 	ctx := context.Background()
-	db := openDB(&testing.T{}, KeyBrokers, broker, KeyAcks, "1", KeyBatchSize, "64KB").(*DB)
+	db := openDB(b, KeyAcks, "1", KeyBatchSize, "64KB").(*DB)
 	defer db.Close()
 	topic := "gobenchbench_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	defer db.DropTable(ctx, topic)
@@ -44,9 +45,9 @@ func BenchmarkProduceAsync(b *testing.B) {
 // BenchmarkRead measures Read of one of 100 keys written by the same DB
 // (offsets from acknowledgements), one worker.
 func BenchmarkRead(b *testing.B) {
-	requireKafka(&testing.T{})
+	requireKafka(b)
 	ctx := context.Background()
-	db := openDB(&testing.T{}, KeyBrokers, broker).(*DB)
+	db := openDB(b).(*DB)
 	defer db.Close()
 	topic := "gobenchbench_" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	defer db.DropTable(ctx, topic)
@@ -77,10 +78,10 @@ func BenchmarkRead(b *testing.B) {
 // BenchmarkConsume measures Consume over a topic of 100-byte records
 // produced first (b.N of them), one group member.
 func BenchmarkConsume(b *testing.B) {
-	requireKafka(&testing.T{})
+	requireKafka(b)
 	ctx := context.Background()
 	topic := "gobenchbench_" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	db := openDB(&testing.T{}, KeyBrokers, broker, KeyAcks, "1", KeyGroup, topic).(*DB)
+	db := openDB(b, KeyAcks, "1", KeyGroup, topic).(*DB)
 	defer db.Close()
 	defer db.DropTable(ctx, topic)
 	c, _ := db.Open(ctx)

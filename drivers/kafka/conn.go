@@ -4,32 +4,39 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
-	kafkago "github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/gobench/gobench/drivers"
 )
 
-// conn is one worker's connection: its buffers, and for the consume
-// workload its group reader. The network connections themselves are the
-// DB's pooled transport.
+// conn is one worker's connection: its buffers, its share of the DB's
+// clients, and for the consume workload its group member.
 type conn struct {
-	db      *DB
-	val     []byte // encoded value to produce, or fetched value
-	key     []byte // scan key buffer
-	merge   *drivers.Record
-	scanRec *drivers.Record
-	keys    []string
-	locs    []loc
+	db       *DB
+	reader   int // which of the DB's read clients this conn fetches through
+	val      []byte
+	merge    *drivers.Record
+	scanRec  *drivers.Record
+	keys     []string
+	locs     []loc
+	scan     scanState
+	stateVal []byte
+
+	rec         kgo.Record // the record of a synchronous produce
+	syncDone    chan error
+	syncPromise func(*kgo.Record, error)
 
 	prod  producerState
 	group groupState
 }
 
 func newConn(db *DB) *conn {
-	return &conn{db: db, merge: drivers.NewRecord(db.fields), scanRec: drivers.NewRecord(db.fields)}
+	c := &conn{db: db, reader: int(db.nextRd.Add(1)), merge: drivers.NewRecord(db.fields), scanRec: drivers.NewRecord(db.fields),
+		syncDone: make(chan error, 1)}
+	c.syncPromise = func(_ *kgo.Record, err error) { c.syncDone <- err }
+	return c
 }
 
 var (
@@ -40,79 +47,56 @@ var (
 	_ drivers.TableAdmin = (*DB)(nil)
 )
 
-// Read fetches the record at key's newest offset.
-func (c *conn) Read(ctx context.Context, table string, key []byte, fields drivers.FieldSet, dst *drivers.Record) error {
-	t, err := c.db.topic(ctx, table)
-	if err != nil {
-		return err
-	}
-	l, ok := t.get(key)
-	if !ok {
-		dst.Reset()
-		return fmt.Errorf("read %q from topic %q: %w", key, table, drivers.ErrNotFound)
-	}
-	if err := c.fetch(ctx, t, key, l); err != nil {
-		return err
-	}
-	return decodeRecord(c.val, fields, dst)
-}
+var (
+	errTooLarge = errors.New("record too large")
+	errNotKey   = errors.New("the record at the indexed offset has another key")
+)
 
-// Scan visits up to count live keys >= start in key order (from the
-// driver's index), fetching each record at its offset.
-func (c *conn) Scan(ctx context.Context, table string, start []byte, count int, fields drivers.FieldSet, fn func(key []byte, r *drivers.Record) error) error {
-	t, err := c.db.topic(ctx, table)
+// Read fetches the record at key's newest offset (see the package doc for
+// how it knows the newest one of every client).
+func (c *conn) Read(ctx context.Context, table string, key []byte, fields drivers.FieldSet, dst *drivers.Record) error {
+	t, err := c.db.indexed(ctx, table, false)
 	if err != nil {
 		return err
 	}
-	c.keys, c.locs = t.keysFrom(start, count, c.keys[:0], c.locs[:0])
-	for i, k := range c.keys {
-		c.key = append(c.key[:0], k...)
-		if err := c.fetch(ctx, t, c.key, c.locs[i]); err != nil {
-			if errors.Is(err, drivers.ErrNotFound) {
-				continue // deleted or compacted since the index was read
-			}
-			return err
-		}
-		if err := decodeRecord(c.val, fields, c.scanRec); err != nil {
-			return fmt.Errorf("scan topic %q at %q: %w", table, k, err)
-		}
-		if err := fn(c.key, c.scanRec); err != nil {
-			return err
-		}
+	v, err := c.current(ctx, t, key)
+	if err != nil {
+		dst.Reset()
+		return fmt.Errorf("read %q from topic %q: %w", key, table, err)
 	}
-	return nil
+	return decodeRecord(v, fields, dst)
 }
 
 // Insert produces the record under key.
 func (c *conn) Insert(ctx context.Context, table string, key []byte, values *drivers.Record) error {
-	t, err := c.db.topic(ctx, table)
+	t, err := c.db.indexed(ctx, table, false)
 	if err != nil {
 		return err
 	}
 	c.val = appendRecord(c.val[:0], values)
-	return c.produce(ctx, t, key, c.val)
+	return c.produceSync(ctx, t, key, c.val)
 }
 
 // Update reads the newest record at key, lays values over it and produces
 // the result (a Kafka record replaces, it does not merge). Updates of one key
-// are serialised within the DB.
+// are serialised within the process.
 func (c *conn) Update(ctx context.Context, table string, key []byte, values *drivers.Record) error {
-	t, err := c.db.topic(ctx, table)
+	t, err := c.db.indexed(ctx, table, false)
 	if err != nil {
 		return err
 	}
-	mu := &t.keyLocks[partition(key, len(t.keyLocks))]
+	mu := t.keyLock(key)
 	mu.Lock()
 	defer mu.Unlock()
 	c.merge.Reset()
-	if l, ok := t.get(key); ok {
-		if err := c.fetch(ctx, t, key, l); err != nil && !errors.Is(err, drivers.ErrNotFound) {
-			return err
-		} else if err == nil {
-			if err := mergeRecord(c.val, nil, c.merge); err != nil {
-				return fmt.Errorf("update %q in topic %q: %w", key, table, err)
-			}
+	v, err := c.current(ctx, t, key)
+	switch {
+	case err == nil:
+		if err := mergeRecord(v, nil, c.merge); err != nil {
+			return fmt.Errorf("update %q in topic %q: %w", key, table, err)
 		}
+	case !errors.Is(err, drivers.ErrNotFound):
+		return fmt.Errorf("update %q in topic %q: %w", key, table, err)
 	}
 	for i := 0; i < values.Len(); i++ {
 		if v, ok := values.Get(i); ok {
@@ -120,16 +104,16 @@ func (c *conn) Update(ctx context.Context, table string, key []byte, values *dri
 		}
 	}
 	c.val = appendRecord(c.val[:0], c.merge)
-	return c.produce(ctx, t, key, c.val)
+	return c.produceSync(ctx, t, key, c.val)
 }
 
 // Delete produces a tombstone (null value) for key.
 func (c *conn) Delete(ctx context.Context, table string, key []byte) error {
-	t, err := c.db.topic(ctx, table)
+	t, err := c.db.indexed(ctx, table, false)
 	if err != nil {
 		return err
 	}
-	return c.produce(ctx, t, key, nil)
+	return c.produceSync(ctx, t, key, nil)
 }
 
 // Close waits for this connection's produced records (bounded by ctx) and
@@ -138,110 +122,121 @@ func (c *conn) Close(ctx context.Context) error {
 	return errors.Join(c.Flush(ctx), c.closeGroup())
 }
 
-// produce sends one record synchronously to key's partition and records its
-// offset in the index. value nil is a tombstone. Transient errors (leader
-// moving, topic being created) are retried for up to kafka.timeout.
-func (c *conn) produce(ctx context.Context, t *topic, key, value []byte) error {
-	p := partition(key, t.parts)
-	var k, v kafkago.Bytes = kafkago.NewBytes(key), nil
-	if value != nil {
-		v = kafkago.NewBytes(value)
+// current returns the value of key's newest record: from the log
+// (kafka.reads=log, see latest) or from the index (state). The bytes are
+// valid until the conn's next operation.
+func (c *conn) current(ctx context.Context, t *topic, key []byte) ([]byte, error) {
+	if !c.db.cfg.StateReads {
+		r, err := c.latest(ctx, t, key)
+		if err != nil {
+			return nil, err
+		}
+		return r.Value, nil
 	}
-	deadline := time.Now().Add(c.db.cfg.Timeout)
+	if c.db.cfg.ReadLatest {
+		p := int32(partition(key, t.partitions()))
+		if l, ok := t.idx.get(key); ok {
+			p = l.part
+		}
+		_, hwm, err := c.fetchOne(ctx, t, p, t.idx.covered(p))
+		if err != nil && !errors.Is(err, errGone) {
+			return nil, err
+		}
+		if err := c.awaitCovered(ctx, t, p, hwm); err != nil {
+			return nil, err
+		}
+	}
+	v, _, ok := t.idx.value(key, c.stateVal[:0])
+	c.stateVal = v
+	if !ok {
+		return nil, drivers.ErrNotFound
+	}
+	return v, nil
+}
+
+// latest returns key's newest record. With kafka.readlatest it is the
+// newest of every client: the fetch answers with the partition's high
+// watermark h, and the record counts only once the index holds every
+// record below h and still names the fetched offset (else it fetches
+// again at the newer one).
+func (c *conn) latest(ctx context.Context, t *topic, key []byte) (*kgo.Record, error) {
+	p := int32(partition(key, t.partitions()))
 	for attempt := 0; ; attempt++ {
-		res, err := c.db.client.Produce(ctx, &kafkago.ProduceRequest{
-			Topic: t.name, Partition: p, RequiredAcks: c.db.cfg.Acks, Compression: c.db.cfg.Compression,
-			Records: kafkago.NewRecordReader(kafkago.Record{Key: k, Value: v}),
-		})
-		if err == nil && res != nil {
-			err = res.Error
-		}
-		if err == nil {
-			if c.db.cfg.Acks != kafkago.RequireNone && res != nil {
-				if value == nil {
-					t.set(key, tombstone(int32(p), res.BaseOffset))
-				} else {
-					t.set(key, loc{part: int32(p), offset: res.BaseOffset})
-				}
+		l, ok := t.idx.get(key)
+		var rec *kgo.Record
+		var hwm int64
+		var err error
+		if ok {
+			p = l.part
+			rec, hwm, err = c.fetchOne(ctx, t, p, l.offset)
+		} else {
+			if !c.db.cfg.ReadLatest {
+				return nil, drivers.ErrNotFound
 			}
-			return nil
+			// Learn the high watermark to know whether another
+			// client wrote key since the index last heard.
+			next := t.idx.covered(p)
+			_, hwm, err = c.fetchOne(ctx, t, p, next)
 		}
-		if !temporary(err) || ctx.Err() != nil || time.Now().After(deadline) {
-			return fmt.Errorf("produce %q to topic %q partition %d: %w", key, t.name, p, classify(err))
+		switch {
+		case errors.Is(err, errGone):
+			// Compacted or deleted since the index heard of it: the
+			// index will learn of the newer record.
+		case err != nil:
+			return nil, err
+		case rec != nil && string(rec.Key) != string(key):
+			return nil, fmt.Errorf("partition %d offset %d: %w", p, l.offset, errNotKey)
 		}
-		if k != nil {
-			k.Close()
-			k = kafkago.NewBytes(key)
+		if !c.db.cfg.ReadLatest {
+			if rec == nil {
+				return nil, drivers.ErrNotFound
+			}
+			return rec, nil
 		}
-		if value != nil {
-			v = kafkago.NewBytes(value)
+		if err := c.awaitCovered(ctx, t, p, hwm); err != nil {
+			return nil, err
 		}
-		time.Sleep(time.Duration(min(attempt+1, 10)) * 20 * time.Millisecond)
+		l2, ok2 := t.idx.get(key)
+		switch {
+		case !ok && !ok2:
+			return nil, drivers.ErrNotFound
+		case ok && ok2 && l2 == l && rec != nil:
+			return rec, nil
+		case ok && !ok2:
+			return nil, drivers.ErrNotFound // deleted meanwhile
+		case ok && ok2 && l2 == l:
+			return nil, fmt.Errorf("partition %d offset %d: %w", p, l.offset, drivers.ErrNotFound) // compacted or expired
+		}
+		if attempt >= 16 {
+			return nil, fmt.Errorf("key keeps changing under the read (%d attempts): %w", attempt, drivers.ErrUnavailable)
+		}
 	}
 }
 
-// fetch reads the record of key at l into c.val.
-func (c *conn) fetch(ctx context.Context, t *topic, key []byte, l loc) error {
-	var res *kafkago.FetchResponse
-	err := c.db.retry(ctx, func() (err error) {
-		// MaxBytes 1: the broker returns just the first batch at the
-		// offset, whole (fetch v3+ never splits a batch), not the log after
-		// it.
-		res, err = c.db.client.Fetch(ctx, &kafkago.FetchRequest{Topic: t.name, Partition: int(l.part), Offset: l.offset,
-			MinBytes: 1, MaxBytes: 1, MaxWait: c.db.cfg.FetchWait})
-		if err == nil {
-			err = res.Error
-		}
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("fetch %q from topic %q partition %d offset %d: %w", key, t.name, l.part, l.offset, classify(err))
-	}
-	defer drain(res.Records)
-	for {
-		r, err := res.Records.ReadRecord()
-		if errors.Is(err, io.EOF) {
-			return fmt.Errorf("fetch %q from topic %q partition %d: offset %d not readable (high watermark %d): %w",
-				key, t.name, l.part, l.offset, res.HighWatermark, drivers.ErrNotFound)
-		}
-		if err != nil {
-			return fmt.Errorf("fetch %q from topic %q partition %d offset %d: %w", key, t.name, l.part, l.offset, err)
-		}
-		if r.Offset < l.offset {
-			continue
-		}
-		if r.Offset > l.offset || r.Value == nil {
-			return fmt.Errorf("fetch %q from topic %q: offset %d is gone: %w", key, t.name, l.offset, drivers.ErrNotFound)
-		}
-		if c.val, err = readBytes(c.val[:0], r.Value); err != nil {
-			return err
-		}
+// awaitCovered waits until the index holds every record of partition p
+// below offset hwm (the tail, or this process's acknowledgements, got
+// there), for at most kafka.timeout.
+func (c *conn) awaitCovered(ctx context.Context, t *topic, p int32, hwm int64) error {
+	n, wake := t.idx.coveredWait(p)
+	if n >= hwm {
 		return nil
 	}
-}
-
-// drain closes a fetch response's record reader, returning its buffers.
-func drain(r kafkago.RecordReader) {
-	if cl, ok := r.(io.Closer); ok {
-		cl.Close()
+	timer := time.NewTimer(c.db.cfg.Timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timer.C:
+			if e := t.tailErr.Load(); e != nil {
+				return fmt.Errorf("partition %d: index at offset %d, high watermark %d: %w", p, n, hwm, *e)
+			}
+			return fmt.Errorf("partition %d: the index stays at offset %d below the high watermark %d for %v: %w",
+				p, n, hwm, c.db.cfg.Timeout, errors.Join(errTailStuck, drivers.ErrUnavailable))
+		}
+		if n, wake = t.idx.coveredWait(p); n >= hwm {
+			return nil
+		}
 	}
-}
-
-// temporary reports whether a Kafka error may go away by retrying.
-func temporary(err error) bool {
-	var ke kafkago.Error
-	return errors.As(err, &ke) && ke.Temporary()
-}
-
-// classify marks network failures as SERVICE_UNAVAILABLE.
-func classify(err error) error {
-	var ne interface{ Timeout() bool }
-	var ke kafkago.Error
-	switch {
-	case errors.As(err, &ke):
-		return err
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.As(err, &ne):
-		return errors.Join(err, drivers.ErrUnavailable)
-	}
-	return err
 }

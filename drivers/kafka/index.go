@@ -1,257 +1,219 @@
 package kafka
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
-	"slices"
-	"sort"
 	"sync"
 	"sync/atomic"
-	"time"
+	"unsafe"
 
-	kafkago "github.com/segmentio/kafka-go"
+	"github.com/google/btree"
 )
 
-// loc is where a key's newest record lives; offset < 0 marks a tombstone.
+// loc is where a key's newest record lives; offset < 0 marks a tombstone
+// (stored as -offset-1, so that tombstones order with live offsets).
 type loc struct {
 	part   int32
 	offset int64
 }
 
-// topic is one topic's partition count and key index. The index maps each
-// key to the offset of its newest record; it is fed by produce
-// acknowledgements and, at first use, by reading the topic once.
-type topic struct {
-	name   string
-	parts  int
-	known  atomic.Bool // parts is set
-	ready  atomic.Bool // the index is built
-	initMu sync.Mutex
-
-	mu      sync.RWMutex
-	locs    map[string]loc
-	sorted  []string // keys in byte order (some may be tombstoned)
-	pending []string // keys added since sorted was last merged
-
-	// keyLocks serialise read-modify-write updates of one key (striped).
-	keyLocks [64]sync.Mutex
-}
-
-// get returns key's location.
-func (t *topic) get(key []byte) (loc, bool) {
-	t.mu.RLock()
-	l, ok := t.locs[string(key)]
-	t.mu.RUnlock()
-	return l, ok && l.offset >= 0
-}
-
-// set records key's newest location, unless the index already holds a newer
-// one for the same partition (acknowledgements of concurrent writers may
-// arrive out of order).
-func (t *topic) set(key []byte, l loc) {
-	t.mu.Lock()
-	old, ok := t.locs[string(key)]
-	switch {
-	case !ok:
-		k := string(key)
-		t.locs[k] = l
-		t.pending = append(t.pending, k)
-	case abs(old.offset) <= abs(l.offset) || old.part != l.part:
-		t.locs[string(key)] = l
-	}
-	t.mu.Unlock()
-}
-
-// abs orders tombstones (stored as -offset-1) with live offsets.
-func abs(o int64) int64 {
-	if o < 0 {
-		return -o - 1
-	}
-	return o
-}
-
 func tombstone(part int32, offset int64) loc { return loc{part: part, offset: -offset - 1} }
 
-// live counts keys that are not tombstoned.
-func (t *topic) live() int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	n := 0
-	for _, l := range t.locs {
-		if l.offset >= 0 {
-			n++
-		}
+// abs returns the log offset of l, live or tombstone.
+func (l loc) abs() int64 {
+	if l.offset < 0 {
+		return -l.offset - 1
 	}
-	return n
+	return l.offset
 }
 
-// keysFrom returns up to count live keys >= start in byte order, with their
-// locations, appended to keys and locs.
-func (t *topic) keysFrom(start []byte, count int, keys []string, locs []loc) ([]string, []loc) {
-	t.mu.Lock()
-	if len(t.pending) > 0 {
-		sort.Strings(t.pending)
-		t.sorted = mergeSorted(t.sorted, t.pending)
-		t.pending = t.pending[:0]
-	}
-	i, _ := slices.BinarySearch(t.sorted, string(start))
-	for ; i < len(t.sorted) && len(keys) < count; i++ {
-		k := t.sorted[i]
-		if l := t.locs[k]; l.offset >= 0 {
-			keys = append(keys, k)
-			locs = append(locs, l)
+type entry struct {
+	key string
+	loc loc
+	val []byte // the record's value, kept with kafka.reads=state
+}
+
+func entryLess(a, b entry) bool { return a.key < b.key }
+
+// index maps each key of a topic to the location of its newest record, in
+// key order: a B-tree, so a lookup or an insert costs O(log n) and a scan of
+// count keys O(log n + count) (plus the tombstones it steps over). It also
+// tracks, per partition, the offset below which every record is in the
+// index (see [index.covered]). Safe for concurrent use.
+type index struct {
+	mu    sync.RWMutex
+	tree  *btree.BTreeG[entry]
+	live  int
+	state bool // keep values (kafka.reads=state)
+
+	// next[p]: every record of partition p with an offset below next[p] is
+	// in the index. ahead[p]: offsets at or above next[p] already applied
+	// (from this process's acknowledgements), as [start, end) ranges.
+	next  []int64
+	ahead [][][2]int64
+	wake  chan struct{} // closed and replaced when next advances and someone waits
+	waits atomic.Bool   // someone holds wake
+}
+
+func newIndex(parts int, state bool) *index {
+	return &index{tree: btree.NewG(32, entryLess), state: state, next: make([]int64, parts), ahead: make([][][2]int64, parts), wake: make(chan struct{})}
+}
+
+// probe returns an entry for key without copying it (the entry is only
+// compared, never stored).
+func probe(key []byte) entry { return entry{key: unsafe.String(unsafe.SliceData(key), len(key))} }
+
+// get returns key's newest location; ok is false when the key is missing or
+// its newest record is a tombstone.
+func (x *index) get(key []byte) (loc, bool) {
+	x.mu.RLock()
+	e, ok := x.tree.Get(probe(key))
+	x.mu.RUnlock()
+	return e.loc, ok && e.loc.offset >= 0
+}
+
+// setLocked records l as key's location (and with state, val as its value)
+// unless the index holds a newer record of the key (acknowledgements of
+// concurrent writers, and the tail, may arrive out of order). Callers hold
+// x.mu.
+func (x *index) setLocked(key []byte, l loc, val []byte) {
+	if old, ok := x.tree.Get(probe(key)); ok {
+		if old.loc.part == l.part && old.loc.abs() >= l.abs() {
+			return
 		}
+		if old.loc.offset >= 0 {
+			x.live--
+		}
+		old.loc = l
+		if x.state {
+			old.val = append(old.val[:0], val...) // readers copy under the read lock
+		}
+		x.tree.ReplaceOrInsert(old) // keeps the stored key
+	} else {
+		e := entry{key: string(key), loc: l}
+		if x.state {
+			e.val = append([]byte(nil), val...)
+		}
+		x.tree.ReplaceOrInsert(e)
 	}
-	t.mu.Unlock()
+	if l.offset >= 0 {
+		x.live++
+	}
+}
+
+// value appends key's newest value to dst (kafka.reads=state).
+func (x *index) value(key []byte, dst []byte) ([]byte, loc, bool) {
+	x.mu.RLock()
+	e, ok := x.tree.Get(probe(key))
+	if ok && e.loc.offset >= 0 {
+		dst = append(dst, e.val...)
+	}
+	x.mu.RUnlock()
+	return dst, e.loc, ok && e.loc.offset >= 0
+}
+
+// values appends up to count live keys >= start in byte order with their
+// locations, and their values to vals (kafka.reads=state).
+func (x *index) values(start []byte, count int, keys []string, locs []loc, vals [][]byte) ([]string, []loc, [][]byte) {
+	x.mu.RLock()
+	x.tree.AscendGreaterOrEqual(probe(start), func(e entry) bool {
+		if e.loc.offset >= 0 {
+			keys = append(keys, e.key)
+			locs = append(locs, e.loc)
+			if len(vals) < cap(vals) {
+				vals = vals[:len(vals)+1]
+				vals[len(vals)-1] = append(vals[len(vals)-1][:0], e.val...)
+			} else {
+				vals = append(vals, append([]byte(nil), e.val...))
+			}
+		}
+		return len(keys) < count
+	})
+	x.mu.RUnlock()
+	return keys, locs, vals
+}
+
+// acked records the location of a record this process produced, and marks
+// its offset as applied.
+func (x *index) acked(key []byte, l loc, val []byte) {
+	x.mu.Lock()
+	x.setLocked(key, l, val)
+	x.appliedLocked(l.part, l.abs(), l.abs()+1)
+	x.mu.Unlock()
+}
+
+// appliedLocked marks offsets [from, to) of partition p as applied,
+// advancing next[p] over every contiguous applied range.
+func (x *index) appliedLocked(p int32, from, to int64) {
+	if int(p) >= len(x.next) || to <= x.next[p] {
+		return
+	}
+	if from > x.next[p] {
+		a := x.ahead[p]
+		if len(a) < 1024 { // bounded: what is dropped the tail applies later
+			x.ahead[p] = append(a, [2]int64{from, to})
+		}
+		return
+	}
+	x.next[p] = to
+	for moved := true; moved; {
+		moved = false
+		a := x.ahead[p]
+		for i := 0; i < len(a); i++ {
+			if a[i][0] <= x.next[p] {
+				x.next[p] = max(x.next[p], a[i][1])
+				a[i] = a[len(a)-1]
+				a = a[:len(a)-1]
+				i--
+				moved = true
+			}
+		}
+		x.ahead[p] = a
+	}
+	if x.waits.Swap(false) {
+		close(x.wake)
+		x.wake = make(chan struct{})
+	}
+}
+
+// covered returns next[p].
+func (x *index) covered(p int32) int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if int(p) >= len(x.next) {
+		return 0
+	}
+	return x.next[p]
+}
+
+// coveredWait returns next[p] and a channel closed when it next advances.
+func (x *index) coveredWait(p int32) (int64, <-chan struct{}) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	x.waits.Store(true)
+	if int(p) >= len(x.next) {
+		return 0, x.wake
+	}
+	return x.next[p], x.wake
+}
+
+// liveKeys returns the number of keys whose newest record is not a
+// tombstone.
+func (x *index) liveKeys() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.live
+}
+
+// from appends to keys and locs up to count live keys >= start in byte
+// order, with their locations.
+func (x *index) from(start []byte, count int, keys []string, locs []loc) ([]string, []loc) {
+	x.mu.RLock()
+	x.tree.AscendGreaterOrEqual(probe(start), func(e entry) bool {
+		if e.loc.offset >= 0 {
+			keys = append(keys, e.key)
+			locs = append(locs, e.loc)
+		}
+		return len(keys) < count
+	})
+	x.mu.RUnlock()
 	return keys, locs
-}
-
-// mergeSorted merges the sorted slices a and b into a new sorted slice.
-func mergeSorted(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		if a[i] <= b[j] {
-			out = append(out, a[i])
-			i++
-		} else {
-			out = append(out, b[j])
-			j++
-		}
-	}
-	out = append(out, a[i:]...)
-	return append(out, b[j:]...)
-}
-
-// buildIndex reads every partition of t from its first offset to its high
-// watermark and records each key's newest offset. It returns the number of
-// records read.
-func (db *DB) buildIndex(ctx context.Context, t *topic) (int64, error) {
-	first, err := db.offsets(ctx, t, kafkago.FirstOffsetOf)
-	if err != nil {
-		return 0, err
-	}
-	last, err := db.offsets(ctx, t, kafkago.LastOffsetOf)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for p := 0; p < t.parts; p++ {
-		for off := first[p]; off < last[p]; {
-			next, read, err := db.indexBatch(ctx, t, p, off)
-			if err != nil {
-				return n, err
-			}
-			n += read
-			if next <= off {
-				return n, fmt.Errorf("partition %d: no progress at offset %d", p, off)
-			}
-			off = next
-		}
-	}
-	return n, nil
-}
-
-// offsets lists the first or last (high watermark) offset of every
-// partition of t.
-func (db *DB) offsets(ctx context.Context, t *topic, which func(int) kafkago.OffsetRequest) ([]int64, error) {
-	var reqs []kafkago.OffsetRequest
-	for p := 0; p < t.parts; p++ {
-		reqs = append(reqs, which(p))
-	}
-	out := make([]int64, t.parts)
-	err := db.retry(ctx, func() error {
-		res, err := db.client.ListOffsets(ctx, &kafkago.ListOffsetsRequest{Topics: map[string][]kafkago.OffsetRequest{t.name: reqs}})
-		if err != nil {
-			return err
-		}
-		for _, po := range res.Topics[t.name] {
-			if po.Error != nil {
-				return fmt.Errorf("partition %d: %w", po.Partition, po.Error)
-			}
-			if po.Partition >= 0 && po.Partition < t.parts {
-				out[po.Partition] = max(po.FirstOffset, po.LastOffset)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list offsets: %w", err)
-	}
-	return out, nil
-}
-
-// indexBatch fetches from partition part at offset and indexes what comes
-// back. It returns the offset after the last record seen.
-func (db *DB) indexBatch(ctx context.Context, t *topic, part int, offset int64) (next int64, n int64, err error) {
-	var res *kafkago.FetchResponse
-	err = db.retry(ctx, func() error {
-		res, err = db.client.Fetch(ctx, &kafkago.FetchRequest{Topic: t.name, Partition: part, Offset: offset,
-			MinBytes: 1, MaxBytes: 8 << 20, MaxWait: db.cfg.FetchWait})
-		if err == nil {
-			err = res.Error
-		}
-		return err
-	})
-	if err != nil {
-		return offset, 0, fmt.Errorf("fetch partition %d at offset %d: %w", part, offset, err)
-	}
-	defer drain(res.Records)
-	next = offset
-	var key []byte
-	for {
-		r, err := res.Records.ReadRecord()
-		if errors.Is(err, io.EOF) {
-			return next, n, nil
-		}
-		if err != nil {
-			return next, n, fmt.Errorf("read partition %d at offset %d: %w", part, next, err)
-		}
-		if r.Offset < offset {
-			continue
-		}
-		next = r.Offset + 1
-		n++
-		if r.Key == nil {
-			continue
-		}
-		key, err = readBytes(key[:0], r.Key)
-		if err != nil {
-			return next, n, err
-		}
-		if r.Value == nil {
-			t.set(key, tombstone(int32(part), r.Offset))
-		} else {
-			t.set(key, loc{part: int32(part), offset: r.Offset})
-		}
-	}
-}
-
-// readBytes appends the content of b to dst.
-func readBytes(dst []byte, b kafkago.Bytes) ([]byte, error) {
-	n := b.Len()
-	if cap(dst)-len(dst) < n {
-		dst = slices.Grow(dst, n)
-	}
-	start := len(dst)
-	dst = dst[:start+n]
-	if _, err := io.ReadFull(b, dst[start:]); err != nil {
-		return dst[:start], fmt.Errorf("read record bytes: %w", err)
-	}
-	return dst, nil
-}
-
-// retry runs f until it succeeds, fails with a non-transient error, ctx ends
-// or kafka.timeout has passed (leaders move, new topics take a moment).
-func (db *DB) retry(ctx context.Context, f func() error) error {
-	deadline := time.Now().Add(db.cfg.Timeout)
-	for attempt := 0; ; attempt++ {
-		err := f()
-		if err == nil || !temporary(err) || ctx.Err() != nil || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(time.Duration(min(attempt+1, 10)) * 20 * time.Millisecond)
-	}
 }

@@ -1,6 +1,6 @@
 // Package smoke holds integration smoke tests that talk to the real Kafka, HDFS and
 // HBase servers started by testenv/up.sh, using the same Go client libraries as the
-// gobench drivers (segmentio/kafka-go, colinmarc/hdfs/v2, go-zookeeper/zk).
+// gobench drivers (twmb/franz-go, colinmarc/hdfs/v2, go-zookeeper/zk).
 //
 // The server tests are behind the build tag "integration": plain `go test ./...` does not
 // compile them. With the tag they expect the servers at their fixed loopback addresses

@@ -5,12 +5,12 @@ package smoke
 import (
 	"context"
 	"fmt"
-	"net"
-	"strconv"
 	"testing"
 	"time"
 
-	"github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // TestKafkaProduceConsume creates a topic, produces records and consumes them back.
@@ -20,71 +20,61 @@ func TestKafkaProduceConsume(t *testing.T) {
 	defer cancel()
 
 	topic := fmt.Sprintf("gobench-smoke-%d", time.Now().UnixNano())
-	conn, err := kafka.DialContext(ctx, "tcp", kafkaAddr)
+	cl, err := kgo.NewClient(kgo.SeedBrokers(kafkaAddr), kgo.ProducerLinger(10*time.Millisecond))
 	if err != nil {
-		t.Fatalf("dial kafka %s: %v", kafkaAddr, err)
+		t.Fatalf("kafka client for %s: %v", kafkaAddr, err)
 	}
-	defer conn.Close()
-	ctrl, err := conn.Controller()
+	defer cl.Close()
+	create := kmsg.NewPtrCreateTopicsRequest()
+	ct := kmsg.NewCreateTopicsRequestTopic()
+	ct.Topic, ct.NumPartitions, ct.ReplicationFactor = topic, 2, 1
+	create.Topics = append(create.Topics, ct)
+	res, err := create.RequestWith(ctx, cl)
+	if err == nil {
+		err = kerr.ErrorForCode(res.Topics[0].ErrorCode)
+	}
 	if err != nil {
-		t.Fatalf("find kafka controller via %s: %v", kafkaAddr, err)
-	}
-	cc, err := kafka.DialContext(ctx, "tcp", net.JoinHostPort(ctrl.Host, strconv.Itoa(ctrl.Port)))
-	if err != nil {
-		t.Fatalf("dial kafka controller %s:%d: %v", ctrl.Host, ctrl.Port, err)
-	}
-	defer cc.Close()
-	if err := cc.CreateTopics(kafka.TopicConfig{Topic: topic, NumPartitions: 2, ReplicationFactor: 1}); err != nil {
 		t.Fatalf("create topic %q: %v", topic, err)
 	}
 	defer func() {
-		if err := cc.DeleteTopics(topic); err != nil {
+		del := kmsg.NewPtrDeleteTopicsRequest()
+		del.TopicNames = []string{topic}
+		dt := kmsg.NewDeleteTopicsRequestTopic()
+		dt.Topic = kmsg.StringPtr(topic)
+		del.Topics = append(del.Topics, dt)
+		res, err := del.RequestWith(context.Background(), cl)
+		if err == nil {
+			err = kerr.ErrorForCode(res.Topics[0].ErrorCode)
+		}
+		if err != nil {
 			t.Errorf("delete topic %q: %v", topic, err)
 		}
 	}()
 
 	const n = 100
-	w := &kafka.Writer{
-		Addr:         kafka.TCP(kafkaAddr),
-		Topic:        topic,
-		Balancer:     &kafka.Hash{},
-		RequiredAcks: kafka.RequireAll,
-		BatchTimeout: 10 * time.Millisecond,
+	var recs []*kgo.Record
+	for i := range n {
+		recs = append(recs, &kgo.Record{Topic: topic, Key: []byte(fmt.Sprintf("user%d", i)), Value: []byte(fmt.Sprintf("value-%d", i))})
 	}
-	msgs := make([]kafka.Message, n)
-	for i := range msgs {
-		msgs[i] = kafka.Message{Key: []byte(fmt.Sprintf("user%d", i)), Value: []byte(fmt.Sprintf("value-%d", i))}
-	}
-	// The topic's leader may not be known to the metadata cache for a moment: retry.
-	for attempt := 0; ; attempt++ {
-		err = w.WriteMessages(ctx, msgs...)
-		if err == nil || attempt == 20 || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(250 * time.Millisecond)
-	}
-	if err != nil {
+	if err := cl.ProduceSync(ctx, recs...).FirstErr(); err != nil {
 		t.Fatalf("produce %d records to %q: %v", n, topic, err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatalf("close writer: %v", err)
-	}
 
+	cons, err := kgo.NewClient(kgo.SeedBrokers(kafkaAddr), kgo.ConsumeTopics(topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.FetchMaxWait(100*time.Millisecond))
+	if err != nil {
+		t.Fatalf("kafka consumer for %s: %v", kafkaAddr, err)
+	}
+	defer cons.Close()
 	got := map[string]string{}
-	for p := 0; p < 2; p++ {
-		r := kafka.NewReader(kafka.ReaderConfig{Brokers: []string{kafkaAddr}, Topic: topic, Partition: p, MaxWait: 100 * time.Millisecond})
-		hw, err := highWater(ctx, topic, p)
-		if err != nil {
-			t.Fatalf("partition %d high water mark: %v", p, err)
-		}
-		for off := int64(0); off < hw; off++ {
-			m, err := r.ReadMessage(ctx)
-			if err != nil {
-				t.Fatalf("consume %q partition %d offset %d: %v", topic, p, off, err)
+	for len(got) < n && ctx.Err() == nil {
+		f := cons.PollFetches(ctx)
+		for _, e := range f.Errors() {
+			if ctx.Err() == nil {
+				t.Fatalf("consume %q partition %d: %v", e.Topic, e.Partition, e.Err)
 			}
-			got[string(m.Key)] = string(m.Value)
 		}
-		r.Close()
+		f.EachRecord(func(r *kgo.Record) { got[string(r.Key)] = string(r.Value) })
 	}
 	if len(got) != n {
 		t.Fatalf("consumed %d distinct records from %q, want %d", len(got), topic, n)
@@ -95,13 +85,4 @@ func TestKafkaProduceConsume(t *testing.T) {
 			t.Errorf("record %q = %q, want %q", k, got[k], want)
 		}
 	}
-}
-
-func highWater(ctx context.Context, topic string, p int) (int64, error) {
-	c, err := kafka.DialLeader(ctx, "tcp", kafkaAddr, topic, p)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	return c.ReadLastOffset()
 }

@@ -1,27 +1,35 @@
 # shellcheck shell=bash
 # testenv/srv/kafka.sh: Kafka 4.x, one KRaft node (broker + controller) on 127.0.0.1:9092
-# (controller 127.0.0.1:9093). Sourced by up.sh/down.sh after lib.sh.
+# (controller 127.0.0.1:9093; GOBENCH_KAFKA_PORT and GOBENCH_KAFKA_CONTROLLER_PORT move
+# them, e.g. for a private broker beside the shared one). Sourced by up.sh/down.sh after lib.sh.
+#
+# Restart with data kept (the fault tests: a broker SIGKILLed and started again):
+# GOBENCH_KAFKA_KEEP_DATA=1 testenv/up.sh kafka starts a broker that is not running on the
+# log directory it left, without re-formatting storage; without a previous log directory
+# it formats as usual.
 
 KAFKA_DIR=$TE_RUN/kafka
-KAFKA_PORTS="9092 9093"
+KAFKA_PORT=${GOBENCH_KAFKA_PORT:-9092}
+KAFKA_CONTROLLER_PORT=${GOBENCH_KAFKA_CONTROLLER_PORT:-9093}
+KAFKA_PORTS="$KAFKA_PORT $KAFKA_CONTROLLER_PORT"
 KAFKA_HEAP=${GOBENCH_KAFKA_HEAP:-1g}
 # Fixed cluster id (22-char base64 UUID), as in franz-go's CI.
 KAFKA_CLUSTER_ID=MkU3OEVBNTcwNTJENDM1Tk
 
 kafka_ready() {
-	grep -q 'Kafka Server started' "$KAFKA_DIR/server.out" && te_port_open 9092
+	grep -q 'Kafka Server started' "$KAFKA_DIR/server.out" && te_port_open "$KAFKA_PORT"
 }
 
 kafka_up() {
 	local d=$KAFKA_DIR p t0 storage jar
 	if te_pid_alive "$d/pid" kafka; then
 		if kafka_ready; then
-			te_log "kafka: already up (pid $(cat "$d/pid")) on 127.0.0.1:9092"
+			te_log "kafka: already up (pid $(cat "$d/pid")) on 127.0.0.1:$KAFKA_PORT"
 			return 0
 		fi
 		te_log "kafka: pid $(cat "$d/pid") is starting; waiting for it"
 		te_wait "${GOBENCH_UP_TIMEOUT:-120}" kafka "$d/pid" kafka "$d/server.out" kafka_ready || return 1
-		te_log "kafka: ready on 127.0.0.1:9092"
+		te_log "kafka: ready on 127.0.0.1:$KAFKA_PORT"
 		return 0
 	fi
 	for p in $KAFKA_PORTS; do
@@ -33,14 +41,22 @@ kafka_up() {
 	te_check_java
 	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
 	local cp=$TE_CP
+	if [ -n "${GOBENCH_KAFKA_KEEP_DATA:-}" ] && [ -f "$d/logs/meta.properties" ] && [ -f "$d/server.properties" ]; then
+		t0=$SECONDS
+		mv -f "$d/server.out" "$d/server.out.prev" 2>/dev/null
+		te_log "kafka: restarting on the data in $d/logs (GOBENCH_KAFKA_KEEP_DATA)"
+		kafka_start "$cp" || return 1
+		te_log "kafka $TE_VERSION: ready on 127.0.0.1:$KAFKA_PORT in $((SECONDS - t0)) s (data kept), RSS $(te_rss_mib "$d/pid") MiB"
+		return 0
+	fi
 	rm -rf "$d"
 	mkdir -p "$d/logs" "$d/tmp"
 	cat >"$d/server.properties" <<EOF
 process.roles=broker,controller
 node.id=1
-controller.quorum.voters=1@127.0.0.1:9093
-listeners=PLAINTEXT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093
-advertised.listeners=PLAINTEXT://127.0.0.1:9092
+controller.quorum.voters=1@127.0.0.1:$KAFKA_CONTROLLER_PORT
+listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT,CONTROLLER://127.0.0.1:$KAFKA_CONTROLLER_PORT
+advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
@@ -76,14 +92,21 @@ EOF
 		tail -n 30 "$d/format.out" >&2
 		return 1
 	fi
+	kafka_start "$cp" || return 1
+	te_log "kafka $TE_VERSION: ready on 127.0.0.1:$KAFKA_PORT in $((SECONDS - t0)) s (format included), RSS $(te_rss_mib "$d/pid") MiB"
+}
+
+# kafka_start CLASSPATH: start the broker on $KAFKA_DIR and wait until it is ready.
+kafka_start() {
+	local d=$KAFKA_DIR cp=$1
+	# 3>&- 4>&-: a broker started by `flock LOCK testenv/up.sh` must not inherit the lock.
 	te_start kafka "$d/server.out" "$d/pid" "$TE_JAVA" -Dgobench.testenv=kafka \
 		"${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" "-Xms$KAFKA_HEAP" "-Xmx$KAFKA_HEAP" -XX:+UseG1GC -XX:MaxGCPauseMillis=20 \
 		-XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -XX:MaxInlineLevel=15 \
 		-Djava.awt.headless=true -Djava.net.preferIPv4Stack=true \
 		-Dlog4j2.configurationFile="$d/log4j2.properties" -Dkafka.logs.dir="$d" \
-		-cp "$cp" kafka.Kafka "$d/server.properties"
+		-cp "$cp" kafka.Kafka "$d/server.properties" 3>&- 4>&-
 	te_wait "${GOBENCH_UP_TIMEOUT:-120}" kafka "$d/pid" kafka "$d/server.out" kafka_ready || { te_stop "$d/pid" kafka; return 1; }
-	te_log "kafka $TE_VERSION: ready on 127.0.0.1:9092 in $((SECONDS - t0)) s (format included), RSS $(te_rss_mib "$d/pid") MiB"
 }
 
 kafka_down() {

@@ -3,6 +3,7 @@ package kafkaperf
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -140,4 +141,32 @@ func ConsumerDetailRow(now time.Time, totalBytes, totalRecords, ivBytes, ivRecor
 // short after timeout without records.
 func ConsumerTimeoutWarning(timeout time.Duration) string {
 	return fmt.Sprintf("WARNING: Exiting before consuming the expected number of messages: timeout (%d ms) exceeded. You can use the --timeout option to increase the timeout.", timeout.Milliseconds())
+}
+
+// Metric is one client metric as Kafka's --print-metrics names it:
+// group:name:{tags}.
+type Metric struct {
+	Name  string
+	Value float64
+}
+
+// MetricsTable formats metrics as Kafka's tools print them with
+// --print-metrics (ToolsUtils.printMetrics): an empty line, a header, then
+// one "name : value" line per metric in name order, names padded to the
+// longest, values with 3 decimals.
+func MetricsTable(ms []Metric) []string {
+	if len(ms) == 0 {
+		return nil
+	}
+	sorted := append([]Metric(nil), ms...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	w := 0
+	for _, m := range sorted {
+		w = max(w, len(m.Name))
+	}
+	out := []string{"", fmt.Sprintf("%-*s   %s", w, "Metric Name", "Value")}
+	for _, m := range sorted {
+		out = append(out, fmt.Sprintf("%-*s : %s", w, m.Name, JavaFixed(m.Value, 3)))
+	}
+	return out
 }
