@@ -18,7 +18,9 @@ import (
 	"time"
 
 	"github.com/colinmarc/hdfs/v2"
-	kafkago "github.com/segmentio/kafka-go"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/kmsg"
 )
 
 // These tests need the cluster (testenv/up.sh --cluster hdfs hbase kafka), hence their
@@ -451,16 +453,18 @@ func sizeOf(fi os.FileInfo) int64 {
 // while leadership moves.
 func produce(t *testing.T, ctx context.Context, topic string, from, n int) {
 	t.Helper()
-	w := &kafkago.Writer{Addr: kafkago.TCP(KafkaBrokers()...), Topic: topic, RequiredAcks: kafkago.RequireAll,
-		Balancer: kafkago.BalancerFunc(func(kafkago.Message, ...int) int { return 0 }), BatchTimeout: 5 * time.Millisecond}
-	defer w.Close()
-	msgs := make([]kafkago.Message, n)
-	for i := range msgs {
-		msgs[i] = kafkago.Message{Key: []byte(fmt.Sprintf("k%04d", from+i)), Value: []byte(strconv.Itoa(from + i))}
+	cl, err := kgo.NewClient(kgo.SeedBrokers(KafkaBrokers()...), kgo.DefaultProduceTopic(topic),
+		kgo.RequiredAcks(kgo.AllISRAcks()), kgo.RecordPartitioner(kgo.ManualPartitioner()), kgo.ProducerLinger(5*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var err error
+	defer cl.Close()
+	recs := make([]*kgo.Record, n)
+	for i := range recs {
+		recs[i] = &kgo.Record{Partition: 0, Key: []byte(fmt.Sprintf("k%04d", from+i)), Value: []byte(strconv.Itoa(from + i))}
+	}
 	for attempt := 0; attempt < 40; attempt++ {
-		if err = w.WriteMessages(ctx, msgs...); err == nil {
+		if err = cl.ProduceSync(ctx, recs...).FirstErr(); err == nil {
 			return
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -468,27 +472,61 @@ func produce(t *testing.T, ctx context.Context, topic string, from, n int) {
 	t.Fatalf("produce %d records to %s/0: %v", n, topic, err)
 }
 
+// endOffset is partition p's high-water mark (ListOffsets, latest).
+func endOffset(t *testing.T, ctx context.Context, topic string, p int32) int64 {
+	t.Helper()
+	cl, err := kgo.NewClient(kgo.SeedBrokers(KafkaBrokers()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	req := kmsg.NewPtrListOffsetsRequest()
+	rt := kmsg.NewListOffsetsRequestTopic()
+	rt.Topic = topic
+	rp := kmsg.NewListOffsetsRequestTopicPartition()
+	rp.Partition, rp.Timestamp = p, -1 // latest
+	rt.Partitions = append(rt.Partitions, rp)
+	req.Topics = append(req.Topics, rt)
+	resp, err := req.RequestWith(ctx, cl)
+	if err != nil {
+		t.Fatalf("end offset of %s/%d: %v", topic, p, err)
+	}
+	for _, tp := range resp.Topics {
+		for _, pp := range tp.Partitions {
+			if pp.Partition == p {
+				if err := kerr.ErrorForCode(pp.ErrorCode); err != nil {
+					t.Fatalf("end offset of %s/%d: %v", topic, p, err)
+				}
+				return pp.Offset
+			}
+		}
+	}
+	t.Fatalf("end offset of %s/%d: not in the response", topic, p)
+	return 0
+}
+
 // consume reads partition p from the start to its high-water mark; keys to values.
 func consume(t *testing.T, ctx context.Context, topic string, p int) map[string]string {
 	t.Helper()
-	conn, err := kafkago.DialLeader(ctx, "tcp", KafkaBrokers()[0], topic, p)
+	end := endOffset(t, ctx, topic, int32(p))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(KafkaBrokers()...), kgo.FetchMaxWait(100*time.Millisecond),
+		kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {int32(p): kgo.NewOffset().AtStart()}}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	hw, err := conn.ReadLastOffset()
-	conn.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := kafkago.NewReader(kafkago.ReaderConfig{Brokers: KafkaBrokers(), Topic: topic, Partition: p, MaxWait: 100 * time.Millisecond})
-	defer r.Close()
+	defer cl.Close()
 	got := map[string]string{}
-	for off := int64(0); off < hw; off++ {
-		m, err := r.ReadMessage(ctx)
-		if err != nil {
-			t.Fatalf("consume %s/%d offset %d: %v", topic, p, off, err)
+	for n := int64(0); n < end; {
+		fs := cl.PollFetches(ctx)
+		if err := fs.Err(); err != nil {
+			t.Fatalf("consume %s/%d after %d records: %v", topic, p, n, err)
 		}
-		got[string(m.Key)] = string(m.Value)
+		fs.EachRecord(func(r *kgo.Record) {
+			if r.Offset < end {
+				got[string(r.Key)] = string(r.Value)
+				n++
+			}
+		})
 	}
 	return got
 }
