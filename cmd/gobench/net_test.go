@@ -99,6 +99,11 @@ func TestNetClientServerLinesJSONAndCleanStop(t *testing.T) {
 		doc.End.SumReceived.Bytes <= 0 || doc.End.SumReceived.BitsPerSecond <= 0 || doc.End.SumSent.Bytes < doc.End.SumReceived.Bytes {
 		t.Fatalf("JSON document: %+v", doc)
 	}
+	// The client is done once it has the results; the server may still be
+	// printing its report of that test: wait for it to listen again.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(sout.String(), "(test #3)"); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if c := stop(); c != 0 {
 		t.Fatalf("server exit %d after Ctrl-C\n%s", c, serr)
 	}
