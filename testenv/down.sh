@@ -10,11 +10,11 @@ for f in "$TE_DIR"/srv/*.sh; do . "$f"; done
 if [ "${1:-}" = --cluster ]; then shift; cl_down "$@"; exit $?; fi
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(hbase hdfs kafka)
+[ ${#names[@]} -gt 0 ] || names=(hive hbase hdfs kafka)
 for n in "${names[@]}"; do
 	case $n in
-	kafka | hdfs | hbase) ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	kafka | hdfs | hbase | hive) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
 	esac
 done
 mkdir -p "$TE_RUN"

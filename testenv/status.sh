@@ -29,7 +29,8 @@ for n in "${names[@]}"; do
 		line hdfs-dn "$TE_RUN/hdfs/dn.pid" hdfs-dn 127.0.0.1:9866 "$TE_RUN/hdfs/dn.out"
 		;;
 	hbase) line hbase "$TE_RUN/hbase/pid" hbase "zk 127.0.0.1:2181" "$TE_RUN/hbase/master.out" ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	hive) line hive "$TE_RUN/hive/pid" hive 127.0.0.1:10000 "$TE_RUN/hive/server.out" ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
 	esac
 done
 exit $rc

@@ -15,8 +15,8 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
 for n in "${names[@]}"; do
 	case $n in
-	kafka | hdfs | hbase) ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase)" ;;
+	kafka | hdfs | hbase | hive) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
 	esac
 done
 rc=0
