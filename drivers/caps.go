@@ -69,9 +69,10 @@ const (
 	CapProduce                  // Conn implements Producer (produce)
 	CapConsume                  // Conn implements Consumer (consume)
 	CapNet                      // Conn implements NetStream (net)
+	CapQuery                    // Conn implements Querier (hive)
 )
 
-var capNames = [...]string{"file streams (drivers.FileSystem)", "producing to a stream (drivers.Producer)", "consuming a stream (drivers.Consumer)", "network test streams (drivers.NetStream)"}
+var capNames = [...]string{"file streams (drivers.FileSystem)", "producing to a stream (drivers.Producer)", "consuming a stream (drivers.Consumer)", "network test streams (drivers.NetStream)", "SQL queries (drivers.Querier)"}
 
 // Has reports whether c holds every capability of want.
 func (c Caps) Has(want Caps) bool { return c&want == want }
@@ -116,6 +117,9 @@ func ConnCaps(c Conn) Caps {
 	}
 	if _, ok := c.(NetStream); ok {
 		caps |= CapNet
+	}
+	if _, ok := c.(Querier); ok {
+		caps |= CapQuery
 	}
 	return caps
 }

@@ -16,7 +16,7 @@
 // Lifecycle test checks that Conn.Close flushes.
 //
 // A driver states what it cannot do with options ([NoScan], [NoDelete],
-// [NoData], [Eventual], [MaxValueSize], [NoBinaryKeys]); everything else is
+// [NoData], [Eventual], [MaxValueSize], [NoBinaryKeys], [QueryOnly]); everything else is
 // required.
 //
 // It may import the standard library, testing, gobench/drivers and

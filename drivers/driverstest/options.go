@@ -30,6 +30,7 @@ type config struct {
 	maxValue                               int
 	tablePrefix                            string
 	workers                                int
+	query                                  *queryCheck // QueryOnly
 }
 
 func newConfig(opts []Option) config {
@@ -73,3 +74,13 @@ func TablePrefix(p string) Option { return func(c *config) { c.tablePrefix = p }
 // Workers sets the number of concurrent connections in the concurrency test
 // (default 16).
 func Workers(n int) Option { return func(c *config) { c.workers = n } }
+
+// QueryOnly declares a driver that runs SQL ([drivers.Querier]) and offers
+// no record operations: the suite then expects every record operation to
+// return an error wrapping errors.ErrUnsupported, runs stmt on several
+// connections at once expecting the rows want (in order), checks that an
+// error from the row callback stops the query and comes back, and that the
+// statement bad classifies as BAD_REQUEST with the connection still usable.
+func QueryOnly(stmt string, want [][]string, bad string) Option {
+	return func(c *config) { c.query = &queryCheck{stmt: stmt, want: want, bad: bad} }
+}

@@ -18,6 +18,12 @@ import (
 // closes its connections and then the DB. open may call t.Fatal.
 func Run(t *testing.T, open func(t *testing.T) drivers.DB, opts ...Option) {
 	h := &harness{cfg: newConfig(opts), open: open, nonce: nonce()}
+	if h.cfg.query != nil {
+		t.Run("RecordsUnsupported", h.testRecordsUnsupported)
+		t.Run("Query", h.testQuery)
+		t.Run("Capabilities", h.testCapabilities)
+		return
+	}
 	if h.cfg.noData {
 		t.Run("NoData", h.testNoData)
 		t.Run("Lifecycle", h.testLifecycle)
