@@ -58,10 +58,14 @@ func (c *sqlConn) Read(context.Context, string, []byte, drivers.FieldSet, *drive
 func (c *sqlConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
 	return errors.ErrUnsupported
 }
-func (c *sqlConn) Update(context.Context, string, []byte, *drivers.Record) error { return errors.ErrUnsupported }
-func (c *sqlConn) Insert(context.Context, string, []byte, *drivers.Record) error { return errors.ErrUnsupported }
-func (c *sqlConn) Delete(context.Context, string, []byte) error                  { return errors.ErrUnsupported }
-func (c *sqlConn) Close(context.Context) error                                   { return nil }
+func (c *sqlConn) Update(context.Context, string, []byte, *drivers.Record) error {
+	return errors.ErrUnsupported
+}
+func (c *sqlConn) Insert(context.Context, string, []byte, *drivers.Record) error {
+	return errors.ErrUnsupported
+}
+func (c *sqlConn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
+func (c *sqlConn) Close(context.Context) error                  { return nil }
 
 const queryBugEnv = "GOBENCH_DRIVERSTEST_QUERYBUG"
 
