@@ -7,6 +7,7 @@ import (
 	"github.com/gobench/gobench/workload/core"
 	"github.com/gobench/gobench/workload/dfsio"
 	"github.com/gobench/gobench/workload/disk"
+	"github.com/gobench/gobench/workload/hive"
 	"github.com/gobench/gobench/workload/kafkaperf"
 	"github.com/gobench/gobench/workload/netperf"
 )
@@ -20,6 +21,7 @@ var kinds = []engine.Kind{
 	kafkaperf.ConsumeKind,
 	disk.Kind,
 	netperf.Kind,
+	hive.Kind,
 }
 
 // Kinds lists the workload kinds.
