@@ -53,6 +53,7 @@ func commands() []command {
 		{"dfsio", "Hadoop's TestDFSIO: -write | -read [-random|-backward|-skip] | -append | -truncate | -clean, -nrFiles N -size S", dfsioMain},
 		{"producer-perf", "Kafka's producer perf test (kafka-producer-perf-test.sh options)", producerPerf},
 		{"consumer-perf", "Kafka's consumer perf test (kafka-consumer-perf-test.sh options)", consumerPerf},
+		{"hive", "Hive query benchmark: generate and load the data set, time the report's five queries or a .sql file on N sessions", hiveMain},
 		{"disk", "dd's disk test done right: write and read back (O_DIRECT) a file per disk per block size, dd's lines", diskMain},
 		{"net", "iperf3's TCP test, iperf3's protocol: net -s (server) | net -c HOST [-P N] [-t S] [-R] [-J]", netMain},
 		{"suite", "an acceptance run: the steps of a file in order, one HTML page with every throughput against the disk and net ceilings", suiteCmd},

@@ -60,6 +60,7 @@ hive_conf() {
 		"hive.exec.local.scratchdir=$d/tmp/localscratch" \
 		"hive.downloaded.resources.dir=$d/tmp/resources" \
 		"hive.querylog.location=$d/tmp/querylog" \
+		"hive.query.results.cache.directory=$d/tmp/resultscache" \
 		hive.execution.engine=mr \
 		hive.exec.submitviachild=false \
 		hive.exec.submit.local.task.via.child=false \
