@@ -35,6 +35,7 @@ type hiveFlags struct {
 	overrides multiFlag
 	status    bool
 	verify    bool
+	printSQL  bool
 }
 
 type multiFlag []string
@@ -70,20 +71,21 @@ func newHiveFlags() (*hiveFlags, map[string]*string) {
 	f.fs.Var(&f.overrides, "p", "key=value (repeatable; overrides -P, overridden by the flags above)")
 	f.fs.BoolVar(&f.status, "s", false, "a status line every 10 s")
 	f.fs.BoolVar(&f.verify, "verify", false, "check the five queries' answers against the Go reference")
+	f.fs.BoolVar(&f.printSQL, "sql", false, "print the queries' SQL, separated by ; (for beeline -f), and exit")
 	return f, vals
 }
 
 // hiveLayers turns the command line into property layers: -P files, -p,
 // then the flags, over the command's defaults (db hive, a data directory
 // beside the working directory).
-func hiveLayers(args []string) (*props.Set, error) {
+func hiveLayers(args []string) (*props.Set, bool, error) {
 	f, vals := newHiveFlags()
 	rest, err := parseInterspersed(f.fs, args)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if len(rest) > 0 {
-		return nil, usageErr(fmt.Errorf("hive: unexpected argument %q (queries go in a file: -f FILE.sql)", rest[0]))
+		return nil, false, usageErr(fmt.Errorf("hive: unexpected argument %q (queries go in a file: -f FILE.sql)", rest[0]))
 	}
 	var layers props.Layers
 	layers.Add(props.LayerDefault, props.Value{Key: "db", Value: "hive", Source: "gobench hive"},
@@ -94,14 +96,14 @@ func hiveLayers(args []string) (*props.Set, error) {
 	for _, p := range f.sources {
 		vals, err := readSource(source{name: p})
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		layers.Add(props.LayerFile, vals...)
 	}
 	for _, o := range f.overrides {
 		v, err := props.ParseOverride(o, "-p")
 		if err != nil {
-			return nil, usageErr(err)
+			return nil, false, usageErr(err)
 		}
 		layers.Add(props.LayerOverride, v)
 	}
@@ -126,11 +128,11 @@ func hiveLayers(args []string) (*props.Set, error) {
 	if f.verify {
 		layers.Add(props.LayerFlag, props.Value{Key: hive.KeyVerify, Value: "true", Source: "-verify"})
 	}
-	return layers.Set(), nil
+	return layers.Set(), f.printSQL, nil
 }
 
 func hiveMain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	set, err := hiveLayers(args)
+	set, printSQL, err := hiveLayers(args)
 	if errors.Is(err, flag.ErrHelp) {
 		f, _ := newHiveFlags()
 		return printUsage(stdout, f.fs, "gobench hive [-scale 16MB] [-data DIR] [-queries all] [-f FILE.sql] [-repeat N] [-concurrency C] [-verify] [-json FILE] [-P file] [-p key=value]", hiveAbout)
@@ -152,6 +154,13 @@ func hiveMain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageErr(fmt.Errorf("hive: the workload property must be hive, not %s", plan.Kind.Name))
 	}
 	cfg := job.Config()
+	if printSQL {
+		plan.Close()
+		for _, q := range cfg.Queries {
+			fmt.Fprintf(stdout, "-- %s: %s\n%s;\n", q.Name, q.Title, q.SQL)
+		}
+		return nil
+	}
 	fmt.Fprintf(stderr, "gobench %s hive: db %s, database %s, %d queries x %d repeats (+%d warm-up) on %d sessions\n",
 		version, plan.DriverName, cfg.Database, len(cfg.Queries), cfg.Repeat, cfg.Warmup, plan.Threads())
 	printSetup(stderr, plan, nil)

@@ -44,7 +44,7 @@ func openDB(t testing.TB) *DB {
 
 // The conformance suite with the statements every HiveServer2 answers
 // without running a job: one row of each rendered type, and bad SQL.
-func TestIntegrationConformance(t *testing.T) {
+func TestIntegrationHiveConformance(t *testing.T) {
 	driverstest.Run(t, func(t *testing.T) drivers.DB { return openDB(t) },
 		driverstest.QueryOnly("SELECT 1, 'a b', CAST(NULL AS INT), 1.5d, CAST(0.1 AS FLOAT), true, CAST(12.50 AS DECIMAL(5,2)), 1e7d",
 			[][]string{{"1", "a b", "NULL", "1.5", "0.1", "true", "12.50", "1.0E7"}}, "SELEC 1"),
@@ -53,7 +53,7 @@ func TestIntegrationConformance(t *testing.T) {
 
 // A cancelled statement returns at once with the context's error, and the
 // session refuses further statements.
-func TestIntegrationCancel(t *testing.T) {
+func TestIntegrationHiveCancel(t *testing.T) {
 	db := openDB(t)
 	c, err := db.Open(t.Context())
 	if err != nil {
@@ -76,7 +76,7 @@ func TestIntegrationCancel(t *testing.T) {
 }
 
 // Statement errors carry Hive's message and class; nothing is left open.
-func TestIntegrationStatementErrors(t *testing.T) {
+func TestIntegrationHiveStatementErrors(t *testing.T) {
 	db := openDB(t)
 	c, err := db.Open(t.Context())
 	if err != nil {
@@ -98,7 +98,7 @@ func TestIntegrationStatementErrors(t *testing.T) {
 }
 
 // A wrong authentication mode fails within the connect timeout with a hint.
-func TestIntegrationWrongAuth(t *testing.T) {
+func TestIntegrationHiveWrongAuth(t *testing.T) {
 	openDB(t)
 	c := DefaultConfig()
 	c.Server, c.Auth, c.ConnectTimeout = serverAddr(), AuthNoSASL, 3*time.Second

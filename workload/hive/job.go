@@ -160,6 +160,11 @@ func (j *Job) SetUp(ctx context.Context, conn drivers.Conn, log io.Writer) error
 			return err
 		}
 	}
+	if c.Verify && c.Load == LoadNever {
+		if err := j.checkTables(ctx, q); err != nil {
+			return err
+		}
+	}
 	if c.Verify {
 		t0 := time.Now()
 		a, err := c.Dataset.Answers(ctx, c.GenThreads)
@@ -238,6 +243,26 @@ func (j *Job) load(ctx context.Context, q drivers.Querier, exec func(string) err
 		// longer holds the data set.
 		if err := j.sink.RemoveAll(ctx, manifestName); err != nil {
 			return fmt.Errorf("hive set-up: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkTables makes sure that the tables hold the data set the reference
+// is computed for (hive.load=never with hive.verify).
+func (j *Job) checkTables(ctx context.Context, q drivers.Querier) error {
+	mark := j.cfg.Dataset.String()
+	for _, t := range Tables() {
+		got := ""
+		err := q.Query(ctx, fmt.Sprintf("SHOW TBLPROPERTIES %s('gobench.dataset')", t), func(_, row []string) error {
+			got = strings.TrimSpace(row[len(row)-1])
+			return nil
+		})
+		switch {
+		case err != nil:
+			return fmt.Errorf("hive set-up: %s: cannot verify table %s: %w", KeyVerify, t, err)
+		case got != mark:
+			return fmt.Errorf("hive set-up: %s: table %s holds %q, not the data set the answers are computed for (%s); give the hive.scale and hive.dataseed it was loaded with, or hive.load=auto", KeyVerify, t, got, mark)
 		}
 	}
 	return nil
@@ -325,8 +350,7 @@ func (t *task) Step(ctx context.Context) bool {
 	if err == nil && t.collect {
 		if cerr := answers.Check(q.Builtin, t.got); cerr != nil {
 			mismatch = cerr.Error()
-			err = &drivers.StatusError{Status: drivers.UnexpectedState,
-				Err: fmt.Errorf("the answer differs from the Go reference: %s", mismatch)}
+			err = &WrongAnswer{Query: q.Name, Diff: mismatch}
 		}
 	}
 	if !warm || err != nil {
@@ -335,6 +359,18 @@ func (t *task) Step(ctx context.Context) bool {
 	t.j.record(qi, t, err, mismatch)
 	return true
 }
+
+// WrongAnswer is a built-in query's answer that differs from the Go
+// reference; it classifies as UNEXPECTED_STATE.
+type WrongAnswer struct {
+	Query string
+	Diff  string
+}
+
+func (e *WrongAnswer) Error() string { return "the answer differs from the Go reference: " + e.Diff }
+
+// Unwrap gives the return code to drivers.Classify.
+func (e *WrongAnswer) Unwrap() error { return &drivers.StatusError{Status: drivers.UnexpectedState} }
 
 func (j *Job) record(qi int, t *task, err error, mismatch string) {
 	j.mu.Lock()
