@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # testenv/up.sh NAME...: start real servers on 127.0.0.1 for integration tests and benchmarks.
-# NAME is kafka, hdfs or hbase (default: all three). Jars come from Maven Central and are
+# NAME is kafka, hdfs, hbase or hive (default: kafka hdfs hbase). Jars come from Maven Central and are
 # cached in ${GOBENCH_CACHE:-~/.cache/gobench-testenv}; data, logs and pid files live in
 # ${GOBENCH_RUN:-/tmp/gobench-testenv}/NAME. A server that is already up is left alone.
 # Exits non-zero (with the tail of the server log) if a server does not become ready.
