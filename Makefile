@@ -10,6 +10,7 @@
 #                    slower than SLOW (5s) and every skipped test, with its reason
 #   make test-unit   only the quick part (no servers, no Java)
 #   make test-integration   only the servers and the integration tests
+#   make test-hive          only HiveServer2 and its tests (//go:build hive)
 #   make test-cluster       only the multi-node cluster and its tests (//go:build cluster)
 #   make check       only the check of the tools
 #   make bench       Go micro-benchmarks (allocations, hot paths)
@@ -36,7 +37,7 @@ SLOW      ?= 5s
 TESTSUM   := $(GO) run ./testenv/testsum -slow $(SLOW) -pkgs '$(PKGS)'
 export CGO_ENABLED ?= 0
 
-.PHONY: build check check-unit test test-unit test-integration test-cluster cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
+.PHONY: build check check-unit test test-unit test-integration test-hive test-cluster cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
@@ -51,6 +52,7 @@ vet:
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags integration $(PKGS)
 	$(GO) vet -tags cluster $(PKGS)
+	$(GO) vet -tags hive $(PKGS)
 
 # -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
 test-unit: check-unit vet
@@ -58,11 +60,17 @@ test-unit: check-unit vet
 
 # Both passes; their streams are saved so that one list of slow and skipped
 # tests ends the log.
+# Every pass runs even when an earlier one failed (each real-server suite is
+# reported), after the unit pass has passed; the exit status is the first
+# failure's.
 test: check
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; status=0; \
-	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" && \
-	$(MAKE) --no-print-directory test-integration TESTSUM_FLAGS="-no-summary -save $$d/integration.json" && \
-	$(MAKE) --no-print-directory test-cluster TESTSUM_FLAGS="-no-summary -save $$d/cluster.json" || status=$$?; \
+	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" || status=$$?; \
+	if [ $$status -eq 0 ]; then \
+		for pass in integration hive cluster; do \
+			$(MAKE) --no-print-directory test-$$pass TESTSUM_FLAGS="-no-summary -save $$d/$$pass.json" || { s=$$?; [ $$status -ne 0 ] || status=$$s; }; \
+		done; \
+	fi; \
 	$(GO) run ./testenv/testsum -slow $(SLOW) -summary $$d/*.json || true; \
 	exit $$status
 
@@ -74,6 +82,15 @@ test-integration: check
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh $(SERVERS) || true; \
+	exit $$status
+
+# HiveServer2 (testenv/up.sh hive), started only for the tests of files built
+# with `//go:build hive`, and always stopped.
+test-hive: check
+	@set -e; status=0; \
+	testenv/up.sh hive || { testenv/down.sh hive; exit 1; }; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag hive -- -race -count=1 -timeout 30m || status=$$?; \
+	testenv/down.sh hive || true; \
 	exit $$status
 
 # The multi-node cluster (testenv/up.sh --cluster: 3 DataNodes, ZooKeeper, an
