@@ -104,9 +104,6 @@ func parseSuite(r io.Reader, name string) (*suiteFile, error) {
 		case k == nil:
 			bad("unknown step %q (steps: %s)", words[0], strings.Join(suiteStepNames(), ", "))
 			continue
-		case k.run == nil:
-			bad("step %q is not wired into this build yet: %s", k.name, k.missing)
-			continue
 		}
 		if k.check != nil {
 			if err := k.check(words[1:]); err != nil {
