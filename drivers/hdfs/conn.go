@@ -54,6 +54,9 @@ func (c *Conn) Close(context.Context) error {
 	}
 	c.closed = true
 	c.g.retire()
+	if c.c == nil { // the last redial failed: nothing is open
+		return nil
+	}
 	return c.c.Close()
 }
 
@@ -68,7 +71,10 @@ func (c *Conn) begin(ctx context.Context) error {
 		return nil
 	}
 	c.g.retire()
-	c.c.Close()
+	if c.c != nil { // nil when the last redial failed (colinmarc's Close must run once)
+		c.c.Close()
+		c.c = nil
+	}
 	nc, err := c.db.dial(c.g)
 	if err != nil {
 		c.g.end() // still broken: the next operation tries again
