@@ -18,13 +18,16 @@ import (
 // BenchmarkIntegrationRandomRead measures the steps of issue 19 on the
 // real HDFS: 1 MB positional reads at random offsets of a 64 MB file, as
 // dfsio -read -random does, through
+//
 //   - colinmarc: colinmarc/hdfs's ReadAt (a new DataNode connection per
 //     read, asking for the rest of the block);
+//
 //   - exact: gobench's reader asking for exactly the bytes wanted, on a new
 //     connection each time (kept connections expire at once);
+//
 //   - kept: the same on the connection the last read left (the driver's).
 //
-//	flock /tmp/gobench-realservers.lock go test -tags integration -run '^$' -bench RandomRead -benchtime 200x ./drivers/hdfs/
+//     flock /tmp/gobench-realservers.lock go test -tags integration -run '^$' -bench RandomRead -benchtime 200x ./drivers/hdfs/
 func BenchmarkIntegrationRandomRead(b *testing.B) {
 	const size, buf = 64 << 20, 1000000
 	db := openDB(b)
