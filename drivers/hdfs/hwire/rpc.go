@@ -80,8 +80,8 @@ type NameNode struct {
 	ClientName string // the lease holder name of this client's writes
 	callID     int32
 	wbuf, rbuf []byte
-	hdr        []byte // scratch for a response header
-	Calls      int    // RPCs sent, for tests and reports
+	hdr        []byte         // scratch for a response header
+	Calls      map[string]int // RPCs sent per method, for tests and reports
 	broken     error
 }
 
@@ -136,7 +136,10 @@ func (n *NameNode) Call(method string, req []byte) ([]byte, error) {
 func (n *NameNode) call(method string, req []byte) ([]byte, error) {
 	id := n.callID
 	n.callID++
-	n.Calls++
+	if n.Calls == nil {
+		n.Calls = make(map[string]int)
+	}
+	n.Calls[method]++
 	b := append(n.wbuf[:0], 0, 0, 0, 0)
 	b = n.appendRPCHeader(b, id, 0)
 	rh := putString(n.hdr[:0], 1, method)
