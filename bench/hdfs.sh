@@ -8,10 +8,11 @@
 # "Throughput mb/sec" (TestDFSIO's per-file formula), of the aggregate throughput
 # (MB / "Test exec time") and of the process wall time (JVM start and job set-up
 # included for TestDFSIO).
-# Defaults: -n 4 -s 64MB -b 1000000 -t "write read random append".
+# Defaults: -n 4 -s 64MB -b 1000000 -t "write read random backward skip append truncate" (every
+# TestDFSIO test).
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-nr=4 size=64MB buf=1000000 tests="write read random append"
+nr=4 size=64MB buf=1000000 tests="write read random backward skip append truncate"
 while getopts "n:s:b:t:" o; do
 	case $o in
 	n) nr=$OPTARG ;; s) size=$OPTARG ;; b) buf=$OPTARG ;; t) tests=$OPTARG ;;
