@@ -206,59 +206,73 @@ type blockStream struct {
 	ended   bool   // the empty end-of-stream packet was read
 }
 
-// next reads the next packet and checks its checksums.
-func (s *blockStream) next() error {
+// next reads the next packet and checks its checksums. When into is not
+// nil, can take the whole packet's data and nothing is to be skipped, the
+// data is read straight into it and next returns its length; otherwise
+// the data goes to the packet buffer (s.data) and next returns 0.
+func (s *blockStream) next(into []byte) (int, error) {
 	var h [6]byte
 	if _, err := io.ReadFull(s.c.r, h[:]); err != nil {
-		return err
+		return 0, err
 	}
 	plen := int(binary.BigEndian.Uint32(h[:4]))
 	hlen := int(binary.BigEndian.Uint16(h[4:]))
 	if plen < 4 || plen > 16<<20 || hlen > 1<<10 {
-		return errCorrupt
+		return 0, errCorrupt
 	}
-	total := hlen + plen - 4
-	if cap(s.r.pkt) < total {
-		s.r.pkt = make([]byte, total+64<<10)
+	var hb [1 << 10]byte
+	if _, err := io.ReadFull(s.c.r, hb[:hlen]); err != nil {
+		return 0, err
 	}
-	buf := s.r.pkt[:total]
-	if _, err := io.ReadFull(s.c.r, buf); err != nil {
-		return err
-	}
-	var dataLen int
-	var last bool
-	err := each(buf[:hlen], func(f field) error {
-		switch f.n {
-		case 3:
-			last = f.x != 0
-		case 4:
+	dataLen := -1
+	err := each(hb[:hlen], func(f field) error {
+		if f.n == 4 {
 			dataLen = int(int32(uint32(f.x)))
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return 0, err
 	}
-	body := buf[hlen:]
-	if dataLen < 0 || dataLen > len(body) {
-		return errShortPacket
+	body := plen - 4
+	if dataLen < 0 || dataLen > body {
+		return 0, errShortPacket
 	}
-	sums, data := body[:len(body)-dataLen], body[len(body)-dataLen:]
+	nsum := body - dataLen
+	if cap(s.r.pkt) < body {
+		s.r.pkt = make([]byte, body+64<<10)
+	}
+	sums := s.r.pkt[:nsum]
+	if _, err := io.ReadFull(s.c.r, sums); err != nil {
+		return 0, err
+	}
 	if dataLen == 0 {
 		s.ended = true
-		_ = last
-		return nil
+		return 0, nil
+	}
+	direct := s.skip == 0 && dataLen <= len(into) && uint64(dataLen) <= s.left
+	var data []byte
+	if direct {
+		data = into[:dataLen]
+	} else {
+		data = s.r.pkt[nsum:body]
+	}
+	if _, err := io.ReadFull(s.c.r, data); err != nil {
+		return 0, err
 	}
 	if s.tab != nil && s.csBytes > 0 {
 		for i := 0; i*s.csBytes < dataLen; i++ {
-			if 4*i+4 > len(sums) {
-				return errShortPacket
+			if 4*i+4 > nsum {
+				return 0, errShortPacket
 			}
 			chunk := data[i*s.csBytes : min((i+1)*s.csBytes, dataLen)]
 			if crc32.Checksum(chunk, s.tab) != binary.BigEndian.Uint32(sums[4*i:]) {
-				return fmt.Errorf("checksum error at chunk %d of a packet from %s", i, s.c.addr)
+				return 0, fmt.Errorf("checksum error at chunk %d of a packet from %s", i, s.c.addr)
 			}
 		}
+	}
+	if direct {
+		return dataLen, nil
 	}
 	if s.skip > 0 {
 		k := min(s.skip, uint64(len(data)))
@@ -266,7 +280,7 @@ func (s *blockStream) next() error {
 		s.skip -= k
 	}
 	s.data = data
-	return nil
+	return 0, nil
 }
 
 // read returns wanted bytes (at most left).
@@ -274,15 +288,21 @@ func (s *blockStream) read(p []byte) (int, error) {
 	if s.left == 0 {
 		return 0, io.EOF
 	}
+	p = p[:min(uint64(len(p)), s.left)]
 	for len(s.data) == 0 {
 		if s.ended {
 			return 0, io.ErrUnexpectedEOF
 		}
-		if err := s.next(); err != nil {
+		n, err := s.next(p)
+		if err != nil {
 			return 0, err
 		}
+		if n > 0 {
+			s.left -= uint64(n)
+			return n, nil
+		}
 	}
-	n := copy(p[:min(uint64(len(p)), s.left)], s.data)
+	n := copy(p, s.data)
 	s.data = s.data[n:]
 	s.left -= uint64(n)
 	return n, nil
@@ -305,7 +325,7 @@ func (s *blockStream) readFull(p []byte) (int, error) {
 // failure just closes it.
 func (s *blockStream) finish() {
 	for !s.ended {
-		if err := s.next(); err != nil {
+		if _, err := s.next(nil); err != nil {
 			s.abort()
 			return
 		}

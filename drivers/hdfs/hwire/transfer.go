@@ -198,7 +198,7 @@ func (p *Peers) get(addr string, fresh bool) (*peerConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &peerConn{Conn: c, addr: addr, r: bufio.NewReaderSize(c, 128<<10)}, nil
+	return &peerConn{Conn: c, addr: addr, r: bufio.NewReaderSize(c, 16<<10)}, nil
 }
 
 // put keeps c for the next read from its DataNode.
