@@ -507,10 +507,11 @@ func (w *Writer) acks(p *pipeline) {
 		pk := w.inflight[0]
 		w.inflight = w.inflight[1:]
 		w.acked = pk.off + uint64(pk.n)
+		last := pk.last // pk is reused as soon as the lock is released
 		w.free = append(w.free, pk)
 		w.cond.Broadcast()
 		w.mu.Unlock()
-		if pk.last {
+		if last {
 			return
 		}
 	}
