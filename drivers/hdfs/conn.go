@@ -14,21 +14,25 @@ import (
 	hdfsc "github.com/colinmarc/hdfs/v2"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hdfs/hwire"
 )
 
 // Conn is one worker's client. Not safe for concurrent use. Every
 // operation runs between begin and end, which tie the client's connections
-// to the operation's context (see [guard]).
+// to the operation's context (see [guard]). The file operations go through
+// gobench's own NameNode connection (hwire); the colinmarc client, for
+// listing, append, truncate, stat and recursive delete, is dialled on first
+// use.
 type Conn struct {
 	db      *DB
-	c       *hdfsc.Client
+	nn      *hwire.NameNode
+	peers   *hwire.Peers
+	cl      *hdfsc.Client // nil until needed
 	g       *guard
-	streams int // file streams open on c: c is not replaced while there are any
+	streams int // file streams open: the clients are not replaced while there are any
 	closed  bool
 	id      string // for temporary file names
 	seq     uint64
-	repl    int
-	bsize   int64
 	enc     []byte          // encoded record (reused)
 	raw     []byte          // file contents read (reused)
 	old     *drivers.Record // update's read of the old record
@@ -41,9 +45,22 @@ var (
 	_ drivers.FileSystem = (*Conn)(nil)
 )
 
-func newConn(db *DB, c *hdfsc.Client, g *guard, n int) *Conn {
-	return &Conn{db: db, c: c, g: g, id: strconv.FormatInt(time.Now().UnixNano()%1e9, 36) + "-" + strconv.Itoa(n),
+func newConn(db *DB, nn *hwire.NameNode, g *guard, n int) *Conn {
+	return &Conn{db: db, nn: nn, peers: db.peers(g), g: g, id: strconv.FormatInt(time.Now().UnixNano()%1e9, 36) + "-" + strconv.Itoa(n),
 		fields: len(db.schema.Fields), old: drivers.NewRecord(len(db.schema.Fields))}
+}
+
+// client returns the colinmarc client, dialling it on first use. Call it
+// inside begin/end.
+func (c *Conn) client() (*hdfsc.Client, error) {
+	if c.cl == nil {
+		cl, err := c.db.dial(c.g)
+		if err != nil {
+			return nil, err
+		}
+		c.cl = cl
+	}
+	return c.cl, nil
 }
 
 // Close implements [drivers.Conn]. It cuts whatever is in flight (a lease
@@ -54,14 +71,22 @@ func (c *Conn) Close(context.Context) error {
 	}
 	c.closed = true
 	c.g.retire()
-	if c.c == nil { // the last redial failed: nothing is open
-		return nil
+	c.drop()
+	return nil
+}
+
+// drop closes the connections of the clients (the guard has retired them).
+func (c *Conn) drop() {
+	c.peers.Close()
+	c.nn.Close()
+	if c.cl != nil {
+		c.cl.Close()
+		c.cl = nil
 	}
-	return c.c.Close()
 }
 
 // begin starts an operation under ctx: it fails with ctx's error if ctx is
-// done, and replaces the client first if the last one broke (a NameNode
+// done, and replaces the clients first if the last one broke (a NameNode
 // call failed or was cut). end must follow when it returns nil.
 func (c *Conn) begin(ctx context.Context) error {
 	if err := c.g.begin(ctx); err != nil {
@@ -71,17 +96,16 @@ func (c *Conn) begin(ctx context.Context) error {
 		return nil
 	}
 	c.g.retire()
-	if c.c != nil { // nil when the last redial failed (colinmarc's Close must run once)
-		c.c.Close()
-		c.c = nil
-	}
-	nc, err := c.db.dial(c.g)
+	c.drop()
+	nn, err := c.db.dialWire(c.g)
 	if err != nil {
-		c.g.end() // still broken: the next operation tries again
+		c.g.retire() // still broken: the next operation tries again
+		c.g.end()
 		return ctxErr(ctx, err)
 	}
 	c.g.takeBroken()
-	c.c = nc
+	c.nn = nn
+	c.peers = c.db.peers(c.g)
 	return nil
 }
 
@@ -210,19 +234,27 @@ func notFound(op, name string, err error) error {
 	return fmt.Errorf("hdfs: %s %s: %w", op, name, err)
 }
 
-// readFile reads the whole file into c.raw.
+// readFile reads the whole file into c.raw: one getBlockLocations call,
+// then one positional read per block over a kept DataNode connection. A
+// file still being created (an Insert in flight) is not there yet.
 func (c *Conn) readFile(name string) ([]byte, error) {
-	f, err := c.c.Open(name)
+	r, err := hwire.Open(c.nn, c.peers, name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	n := int(f.Stat().Size())
+	defer r.Close()
+	if r.Blocks.UnderConstruction {
+		return nil, fmt.Errorf("%s is being written: %w", name, os.ErrNotExist)
+	}
+	n := int(r.Size())
 	if cap(c.raw) < n {
 		c.raw = make([]byte, n)
 	}
 	c.raw = c.raw[:n]
-	if _, err := io.ReadFull(f, c.raw); err != nil {
+	if n == 0 {
+		return c.raw, nil
+	}
+	if _, err := r.ReadAt(c.raw, 0); err != nil && !(err == io.EOF && len(c.raw) == n) {
 		return nil, err
 	}
 	return c.raw, nil
@@ -254,7 +286,11 @@ func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, 
 	}
 	defer c.end()
 	dir := tableDir(table)
-	entries, err := c.c.ReadDir(dir)
+	cl, err := c.client()
+	if err != nil {
+		return ctxErr(ctx, err)
+	}
+	entries, err := cl.ReadDir(dir)
 	if err != nil {
 		return ctxErr(ctx, notFound("scan", dir, err))
 	}
@@ -292,14 +328,39 @@ func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, 
 	return nil
 }
 
-// Insert implements [drivers.Conn]: the record replaces any file at key.
+// Insert implements [drivers.Conn]: the record replaces any file at key,
+// written in place (create with overwrite, addBlock, complete: 3 NameNode
+// calls). Until it completes, Read finds no record there.
 func (c *Conn) Insert(ctx context.Context, table string, key []byte, values *drivers.Record) error {
 	if err := c.begin(ctx); err != nil {
 		return err
 	}
 	defer c.end()
 	c.enc = encode(c.enc[:0], values)
-	return c.put(ctx, table, c.name(table, key), c.enc)
+	name := c.name(table, key)
+	err := c.write(ctx, name, c.enc, true)
+	if err != nil && retryable(ctx, err) {
+		// A write the pipeline recovery could not save: the record is in
+		// memory, so write the file again (on other DataNodes), after
+		// deleting the one left under construction (its lease is ours, and
+		// the NameNode refuses to create a file again for its holder).
+		c.nn.Delete(name, false)
+		err = c.write(ctx, name, c.enc, true)
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			c.nn.Delete(name, false) // no half record left under construction
+		}
+		return ctxErr(ctx, fmt.Errorf("hdfs: write %s: %w", name, err))
+	}
+	return nil
+}
+
+// retryable reports whether a failed write may be tried again: it failed
+// on the DataNode side (not in a NameNode call, nor by ctx).
+func retryable(ctx context.Context, err error) bool {
+	var re *hwire.RemoteError
+	return ctx.Err() == nil && !errors.As(err, &re)
 }
 
 // Update implements [drivers.Conn]: read, merge, rewrite.
@@ -326,77 +387,89 @@ func (c *Conn) Update(ctx context.Context, table string, key []byte, values *dri
 	return c.put(ctx, table, name, c.enc)
 }
 
-// Delete implements [drivers.Conn].
+// Delete implements [drivers.Conn]: one delete call.
 func (c *Conn) Delete(ctx context.Context, table string, key []byte) error {
 	if err := c.begin(ctx); err != nil {
 		return err
 	}
 	defer c.end()
 	name := c.name(table, key)
-	if err := c.c.Remove(name); err != nil {
+	if err := c.nn.Delete(name, false); err != nil {
 		return ctxErr(ctx, notFound("delete", name, err))
 	}
 	return nil
 }
 
-// put writes data to a temporary file and renames it over name. When ctx
-// ends half-way the temporary file stays (no call can remove it then);
-// Scan skips it and DropTable removes it.
+// put writes data to a temporary file and renames it over name (create,
+// addBlock, complete, rename2: 4 calls), so that a reader sees the old
+// record or the new one, never none. When ctx ends half-way the temporary
+// file stays (no call can remove it then); Scan skips it and DropTable
+// removes it.
 func (c *Conn) put(ctx context.Context, table, name string, data []byte) error {
 	c.seq++
 	tmp := tableDir(table) + "/.tmp-" + c.id + "-" + strconv.FormatUint(c.seq, 36)
-	err := c.write(ctx, tmp, data)
+	err := c.write(ctx, tmp, data, false)
+	if err != nil && retryable(ctx, err) {
+		c.nn.Delete(tmp, false)
+		err = c.write(ctx, tmp, data, false)
+	}
 	if err == nil {
-		err = c.c.Rename(tmp, name)
+		err = c.nn.Rename2(tmp, name, true)
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			c.c.Remove(tmp)
+			c.nn.Delete(tmp, false)
 		}
 		return ctxErr(ctx, fmt.Errorf("hdfs: write %s: %w", name, err))
 	}
 	return nil
 }
 
-// write creates name with data in it.
-func (c *Conn) write(ctx context.Context, name string, data []byte) error {
-	w, err := c.create(name)
+// write creates name (replacing a file there if overwrite) with data in it.
+func (c *Conn) write(ctx context.Context, name string, data []byte, overwrite bool) error {
+	w, err := c.create(ctx, name, overwrite)
 	if err != nil {
 		return err
 	}
 	if _, err := w.Write(data); err != nil {
-		w.Close()
+		w.Abort()
 		return err
 	}
-	return closeWriter(ctx, w)
+	return w.Close()
 }
 
-// create creates a new file with the configured replication and block
-// size, making the parent directory when it is missing.
-func (c *Conn) create(name string) (*hdfsc.FileWriter, error) {
-	if c.repl == 0 || c.bsize == 0 {
-		c.repl, c.bsize = c.db.cfg.Replication, c.db.cfg.BlockSize
-		if c.repl == 0 || c.bsize == 0 {
-			d, err := c.c.ServerDefaults()
-			if err != nil {
-				return nil, fmt.Errorf("server defaults: %w", err)
-			}
-			if c.repl == 0 {
-				c.repl = d.Replication
-			}
-			if c.bsize == 0 {
-				c.bsize = d.BlockSize
-			}
-		}
+// create creates name with the configured replication and block size,
+// making missing parent directories, in one create call.
+func (c *Conn) create(ctx context.Context, name string, overwrite bool) (*hwire.Writer, error) {
+	repl, bsize := c.db.cfg.Replication, c.db.cfg.BlockSize
+	d, err := c.db.defaults(c.nn)
+	if err != nil {
+		return nil, err
 	}
-	w, err := c.c.CreateFile(name, c.repl, c.bsize, 0o644)
-	if errors.Is(err, os.ErrNotExist) {
-		if merr := c.c.MkdirAll(parent(name), 0o755); merr != nil {
-			return nil, merr
-		}
-		w, err = c.c.CreateFile(name, c.repl, c.bsize, 0o644)
+	if repl == 0 {
+		repl = int(d.Replication)
 	}
-	return w, err
+	if bsize == 0 {
+		bsize = int64(d.BlockSize)
+	}
+	return hwire.Create(c.nn, c.peers, name, hwire.CreateOptions{
+		Perm: 0o644, Overwrite: overwrite, CreateParent: true,
+		Replication: uint32(repl), BlockSize: uint64(bsize),
+		ChecksumType: d.ChecksumType, BytesPerChecksum: d.BytesPerChecksum,
+		Sleep: func(t time.Duration) error { return sleepCtx(ctx, t) },
+	})
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 func parent(name string) string {
@@ -411,12 +484,8 @@ func parent(name string) string {
 func closeWriter(ctx context.Context, w *hdfsc.FileWriter) error {
 	err := w.Close()
 	for wait := 10 * time.Millisecond; err != nil && hdfsc.IsErrReplicating(err) && wait < 5*time.Second; wait *= 2 {
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if sleepCtx(ctx, wait) != nil {
 			return err
-		case <-t.C:
 		}
 		err = w.Close()
 	}

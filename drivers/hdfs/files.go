@@ -11,35 +11,35 @@ import (
 	hdfsc "github.com/colinmarc/hdfs/v2"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hdfs/hwire"
 )
 
-// Create implements [drivers.FileSystem]: Hadoop's create with overwrite.
+// Create implements [drivers.FileSystem]: Hadoop's create with overwrite,
+// one create call (gobench's own writer, with pipeline recovery).
 func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
 	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
 	defer c.end()
-	w, err := c.create(name)
-	if errors.Is(err, os.ErrExist) {
-		if rerr := c.c.Remove(name); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-			return nil, ctxErr(ctx, notFound("create", name, rerr))
-		}
-		w, err = c.create(name)
-	}
+	w, err := c.create(ctx, name, true)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("create", name, err))
 	}
 	c.streams++
-	return &writer{c: c, f: w, ctx: ctx}, nil
+	return &writer{c: c, w: w, ctx: ctx}, nil
 }
 
-// Append implements [drivers.FileSystem].
+// Append implements [drivers.FileSystem] (the colinmarc client's append).
 func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
 	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
 	defer c.end()
-	w, err := c.c.Append(name)
+	cl, err := c.client()
+	if err != nil {
+		return nil, ctxErr(ctx, err)
+	}
+	w, err := cl.Append(name)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("append", name, err))
 	}
@@ -47,18 +47,20 @@ func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.Writ
 	return &writer{c: c, f: w, ctx: ctx}, nil
 }
 
-// Open implements [drivers.FileSystem].
+// Open implements [drivers.FileSystem]: one getBlockLocations call;
+// positional reads ask the DataNode for exactly the bytes wanted, over a
+// connection kept from the last read.
 func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error) {
 	if err := c.begin(ctx); err != nil {
 		return nil, err
 	}
 	defer c.end()
-	f, err := c.c.Open(name)
+	r, err := hwire.Open(c.nn, c.peers, name)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("open", name, err))
 	}
 	c.streams++
-	return &reader{c: c, f: f, ctx: ctx}, nil
+	return &reader{c: c, r: r, ctx: ctx}, nil
 }
 
 // Size implements [drivers.FileSystem].
@@ -67,7 +69,11 @@ func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
 		return 0, err
 	}
 	defer c.end()
-	st, err := c.c.Stat(name)
+	cl, err := c.client()
+	if err != nil {
+		return 0, ctxErr(ctx, err)
+	}
+	st, err := cl.Stat(name)
 	if err != nil {
 		return 0, ctxErr(ctx, notFound("stat", name, err))
 	}
@@ -80,41 +86,47 @@ func (c *Conn) Truncate(ctx context.Context, name string, size int64) (bool, err
 		return false, err
 	}
 	defer c.end()
-	done, err := c.c.Truncate(name, size)
+	cl, err := c.client()
+	if err != nil {
+		return false, ctxErr(ctx, err)
+	}
+	done, err := cl.Truncate(name, size)
 	if err != nil {
 		return false, ctxErr(ctx, notFound("truncate", name, err))
 	}
 	return done, nil
 }
 
-// RemoveAll implements [drivers.FileSystem].
+// RemoveAll implements [drivers.FileSystem]: one delete call.
 func (c *Conn) RemoveAll(ctx context.Context, name string) error {
 	if err := c.begin(ctx); err != nil {
 		return err
 	}
 	defer c.end()
-	if err := c.c.RemoveAll(name); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := c.nn.Delete(name, true); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return ctxErr(ctx, fmt.Errorf("hdfs: remove %s: %w", name, err))
 	}
 	return nil
 }
 
 // writer runs each call as an operation of its Conn under the ctx it was
-// opened with, and bounds each call by hdfs.timeout.
+// opened with. w (gobench's writer) or f (colinmarc's, for append) is set.
 type writer struct {
 	c      *Conn
+	w      *hwire.Writer
 	f      *hdfsc.FileWriter
 	ctx    context.Context
 	closed bool
 }
 
-// begin starts a call: see [Conn.begin]; the deadline of hdfs.timeout is
-// for the whole call, as Hadoop's per-call socket timeouts.
+// begin starts a call: see [Conn.begin]. The guard bounds each network
+// call by hdfs.timeout; colinmarc's writer also gets it as a deadline for
+// the whole call, as Hadoop's per-call socket timeouts.
 func (w *writer) begin() error {
 	if err := w.c.begin(w.ctx); err != nil {
 		return err
 	}
-	if t := w.c.db.cfg.Timeout; t > 0 {
+	if t := w.c.db.cfg.Timeout; t > 0 && w.f != nil {
 		w.f.SetDeadline(time.Now().Add(t))
 	}
 	return nil
@@ -125,7 +137,13 @@ func (w *writer) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	defer w.c.end()
-	n, err := w.f.Write(b)
+	var n int
+	var err error
+	if w.w != nil {
+		n, err = w.w.Write(b)
+	} else {
+		n, err = w.f.Write(b)
+	}
 	if err != nil {
 		return n, ctxErr(w.ctx, fmt.Errorf("hdfs: write: %w", err))
 	}
@@ -139,14 +157,24 @@ func (w *writer) Close() error {
 	w.closed = true
 	defer func() { w.c.streams-- }()
 	if err := w.begin(); err != nil {
-		// ctx is done: cut what the stream has open (the client is
+		// ctx is done: cut what the stream has open (the clients are
 		// replaced before the next operation) so that Close cannot block.
 		w.c.g.retire()
-		w.f.Close()
+		if w.w != nil {
+			w.w.Abort()
+		} else {
+			w.f.Close()
+		}
 		return err
 	}
 	defer w.c.end()
-	if err := closeWriter(w.ctx, w.f); err != nil {
+	var err error
+	if w.w != nil {
+		err = w.w.Close()
+	} else {
+		err = closeWriter(w.ctx, w.f)
+	}
+	if err != nil {
 		return ctxErr(w.ctx, fmt.Errorf("hdfs: close: %w", err))
 	}
 	return nil
@@ -155,39 +183,29 @@ func (w *writer) Close() error {
 // reader is the reading counterpart of writer.
 type reader struct {
 	c      *Conn
-	f      *hdfsc.FileReader
+	r      *hwire.Reader
 	ctx    context.Context
 	closed bool
 }
 
-func (r *reader) begin() error {
-	if err := r.c.begin(r.ctx); err != nil {
-		return err
-	}
-	if t := r.c.db.cfg.Timeout; t > 0 {
-		r.f.SetDeadline(time.Now().Add(t))
-	}
-	return nil
-}
-
 func (r *reader) Read(b []byte) (int, error) {
-	if err := r.begin(); err != nil {
+	if err := r.c.begin(r.ctx); err != nil {
 		return 0, err
 	}
 	defer r.c.end()
-	n, err := r.f.Read(b)
+	n, err := r.r.Read(b)
 	return n, ctxErr(r.ctx, readErr(err))
 }
 
 func (r *reader) ReadAt(b []byte, off int64) (int, error) {
 	if off >= r.Size() {
-		return 0, io.EOF // the client's Seek refuses offsets past the end
+		return 0, io.EOF
 	}
-	if err := r.begin(); err != nil {
+	if err := r.c.begin(r.ctx); err != nil {
 		return 0, err
 	}
 	defer r.c.end()
-	n, err := r.f.ReadAt(b, off)
+	n, err := r.r.ReadAt(b, off)
 	return n, ctxErr(r.ctx, readErr(err))
 }
 
@@ -204,7 +222,7 @@ func (r *reader) Close() error {
 		r.closed = true
 		r.c.streams--
 	}
-	return r.f.Close()
+	return r.r.Close()
 }
 
-func (r *reader) Size() int64 { return r.f.Stat().Size() }
+func (r *reader) Size() int64 { return r.r.Size() }

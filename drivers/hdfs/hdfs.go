@@ -15,6 +15,7 @@ import (
 	hdfsc "github.com/colinmarc/hdfs/v2"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hdfs/hwire"
 	"github.com/gobench/gobench/props"
 )
 
@@ -87,6 +88,7 @@ type DB struct {
 
 	mu    sync.Mutex
 	nconn int
+	defs  *hwire.Defaults // the NameNode's, once fetched
 }
 
 var (
@@ -111,21 +113,68 @@ func New(c Config, s drivers.Schema) *DB {
 // Config returns the effective configuration.
 func (db *DB) Config() Config { return db.cfg }
 
-// dial makes a client with its own NameNode connection, every connection
-// of which g bounds (see [guard]). Call it inside g.begin/g.end.
-func (db *DB) dial(g *guard) (*hdfsc.Client, error) {
-	dialer := &net.Dialer{Timeout: 10 * time.Second}
-	if t := db.cfg.Timeout; t > 0 && t < dialer.Timeout {
-		dialer.Timeout = t
+// dialer is the TCP dialer of every connection, bounded by hdfs.timeout.
+func (db *DB) dialer() *net.Dialer {
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	if t := db.cfg.Timeout; t > 0 && t < d.Timeout {
+		d.Timeout = t
 	}
+	return d
+}
+
+// dial makes a colinmarc client with its own NameNode connection, every
+// connection of which g bounds (see [guard]). Call it inside g.begin/g.end.
+func (db *DB) dial(g *guard) (*hdfsc.Client, error) {
+	d := db.dialer()
 	c, err := hdfsc.NewClient(hdfsc.ClientOptions{
 		Addresses: db.cfg.Namenodes, User: db.cfg.User,
-		NamenodeDialFunc: g.dialer(dialer, true), DatanodeDialFunc: g.dialer(dialer, false),
+		NamenodeDialFunc: g.dialer(d, true), DatanodeDialFunc: g.dialer(d, false),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hdfs: connect to namenode %s: %w: %w", strings.Join(db.cfg.Namenodes, ","), drivers.ErrUnavailable, err)
 	}
 	return c, nil
+}
+
+// dialWire opens gobench's own NameNode connection (hwire), bounded by g,
+// trying the addresses in order. Call it inside g.begin/g.end.
+func (db *DB) dialWire(g *guard) (*hwire.NameNode, error) {
+	dial := g.dialer(db.dialer(), true)
+	var errs []error
+	for _, a := range db.cfg.Namenodes {
+		nc, err := dial(context.Background(), "tcp", a)
+		if err == nil {
+			var nn *hwire.NameNode
+			if nn, err = hwire.NewNameNode(nc, db.cfg.User); err == nil {
+				return nn, nil
+			}
+			nc.Close()
+		}
+		errs = append(errs, err)
+	}
+	return nil, fmt.Errorf("hdfs: connect to namenode %s: %w: %w", strings.Join(db.cfg.Namenodes, ","), drivers.ErrUnavailable, errors.Join(errs...))
+}
+
+// peers returns the DataNode connection cache of a Conn, dialling through g.
+func (db *DB) peers(g *guard) *hwire.Peers {
+	dial := g.dialer(db.dialer(), false)
+	return &hwire.Peers{Dial: func(addr string) (net.Conn, error) { return dial(context.Background(), "tcp", addr) }}
+}
+
+// defaults returns the NameNode's defaults, fetched once per DB (one
+// getServerDefaults call) when hdfs.replication or hdfs.blocksize is 0.
+func (db *DB) defaults(nn *hwire.NameNode) (hwire.Defaults, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.defs != nil {
+		return *db.defs, nil
+	}
+	d, err := nn.ServerDefaults()
+	if err != nil {
+		return d, fmt.Errorf("server defaults: %w", err)
+	}
+	db.defs = &d
+	return d, nil
 }
 
 // Open implements [drivers.DB]: a new client (NameNode connection) per
@@ -136,7 +185,7 @@ func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
 		return nil, err
 	}
 	defer g.end()
-	c, err := db.dial(g)
+	nn, err := db.dialWire(g)
 	if err != nil {
 		return nil, ctxErr(ctx, err)
 	}
@@ -144,7 +193,7 @@ func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
 	db.nconn++
 	id := db.nconn
 	db.mu.Unlock()
-	return newConn(db, c, g, id), nil
+	return newConn(db, nn, g, id), nil
 }
 
 // Close implements [drivers.DB]; the DB holds no connection.
