@@ -442,7 +442,8 @@ sec_principals() {
 # server.p12, server.jks and PEM (server.pem, server.key), trust stores truststore.jks and
 # truststore.p12 (the CA), and per user a client certificate CN=USER in USER.p12, USER.jks,
 # USER.pem + USER.key (PKCS#8, unencrypted) + USER.enc.key (PKCS#8, encrypted with the
-# store password). Every store has the password secrets/store.password.
+# store password, PBE-SHA1-3DES: Java's Kafka client reads no PBES2 key, "PBES2
+# SecretKeyFactory not available"). Every store has the password secrets/store.password.
 sec_tls() {
 	local t=$SEC_DIR/tls sp name log=$SEC_DIR/tls/openssl.log
 	sp=$(sec_secret store.password)
@@ -482,7 +483,7 @@ sec_tls_cert() {
 		openssl x509 -req -in "$t/$n.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial \
 			-out "$t/$n.pem" -days 30 -extfile <(printf '%s\n' "$3") &&
 		openssl pkcs8 -topk8 -nocrypt -in "$t/$n.key.tmp" -out "$t/$n.key" &&
-		openssl pkcs8 -topk8 -v2 aes-256-cbc -in "$t/$n.key.tmp" -out "$t/$n.enc.key" -passout "file:$sp" &&
+		openssl pkcs8 -topk8 -v1 PBE-SHA1-3DES -in "$t/$n.key.tmp" -out "$t/$n.enc.key" -passout "file:$sp" &&
 		openssl pkcs12 -export -in "$t/$n.pem" -inkey "$t/$n.key" -certfile "$t/ca.pem" -name "$n" \
 			-out "$t/$n.p12" -passout "file:$sp" &&
 		rm -f "$t/$n.jks" &&
