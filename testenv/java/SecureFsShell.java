@@ -10,6 +10,7 @@
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FsShell;
+import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -21,8 +22,9 @@ public final class SecureFsShell {
       System.err.println("usage: SecureFsShell \"-ls /\" [\"-mkdir -p /x\" ...]");
       System.exit(2);
     }
-    Configuration.addDefaultResource("hdfs-site.xml");
-    Configuration conf = new Configuration();
+    // HdfsConfiguration: hdfs-default.xml, then hdfs-site.xml (a plain Configuration with
+    // hdfs-site.xml added by hand would have hdfs-default.xml loaded after it, on top).
+    Configuration conf = new HdfsConfiguration();
     UserGroupInformation.setConfiguration(conf);
     String principal = System.getProperty("gobench.principal", "");
     String keytab = System.getProperty("gobench.keytab", "");
