@@ -556,17 +556,40 @@ sec_up() {
 	mkdir -p "$TE_RUN"
 	sec_lock
 	sec_kdc_up || { te_log "secure kdc: FAILED to start"; return 1; }
+	# HDFS, HBase (root dir on the local disk) and Kafka need only the KDC: they start
+	# side by side (GOBENCH_SECURE_PARALLEL=0: one after another). The classpaths are
+	# resolved first, one at a time (Maven's local repository is shared).
+	local pids=() i
+	for s in "${want[@]}"; do
+		case $s in
+		hdfs) te_classpath hdfs-server hadoop.version "$TE_HADOOP_VERSIONS" ;;
+		hbase) te_classpath hbase-server hbase.version "$TE_HBASE_VERSIONS" ;;
+		kafka) te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS" ;;
+		esac
+	done
 	for s in "${want[@]}"; do
 		[ $s = kdc ] && continue
-		if ! "sec_${s}_up"; then
-			te_log "secure $s: FAILED to start; stopping its nodes (logs kept in $SEC_DIR)"
-			local n
-			for n in $(sec_nodes "$s"); do sec_kill "$n"; done
-			rc=1
+		if [ "${GOBENCH_SECURE_PARALLEL:-1}" = 0 ]; then
+			sec_up_one "$s" || rc=1
+		else
+			sec_up_one "$s" &
+			pids+=($!)
 		fi
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || rc=1
 	done
 	[ $rc = 0 ] && te_log "secure ${want[*]}: up in $((SECONDS - t0)) s; RSS $(sec_rss_total $(sec_nodes $SEC_SYSTEMS)) MiB"
 	return $rc
+}
+
+# sec_up_one SYSTEM: sec_SYSTEM_up; when it fails, its nodes are killed (logs kept).
+sec_up_one() {
+	local s=$1 n
+	"sec_${s}_up" && return 0
+	te_log "secure $s: FAILED to start; stopping its nodes (logs kept in $SEC_DIR)"
+	for n in $(sec_nodes "$s"); do sec_kill "$n"; done
+	return 1
 }
 
 # sec_down_nodes SYSTEM...: SIGKILL the nodes and remove their directories.
