@@ -155,3 +155,27 @@ func TestListeningIn(t *testing.T) {
 		}
 	}
 }
+
+// The users, services, realm, namespace and Kafka prefix are the scripts' (secure.sh info).
+func TestInfoMatchesScript(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "bash", "../secure.sh", "info").Output()
+	if err != nil {
+		t.Fatalf("secure.sh info: %v", err)
+	}
+	kv := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(l, "="); ok {
+			kv[k] = v
+		}
+	}
+	for k, want := range map[string]string{
+		"realm": Realm, "kdc": KDCAddr, "users": strings.Join(Users, " "), "services": strings.Join(Services, " "),
+		"namespace": Namespace, "kafka_prefix": KafkaPrefix,
+	} {
+		if kv[k] != want {
+			t.Errorf("secure.sh info %s=%q, Go %q", k, kv[k], want)
+		}
+	}
+}

@@ -3,6 +3,7 @@
 package smoke
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -24,6 +25,16 @@ var (
 func TestSecureKafkaPerf(t *testing.T) {
 	e := secureEnv(t, "kafka")
 	ctx := ctxFor(t, 10*time.Minute)
+	for _, u := range secure.Users {
+		for _, m := range secure.KafkaModes {
+			fi, err := os.Stat(e.KafkaProps(u, m))
+			if err != nil {
+				t.Errorf("client properties for %s %s: %v", u, m, err)
+			} else if fi.Mode().Perm()&0o077 != 0 {
+				t.Errorf("%s: mode %v, want private (it holds a password)", e.KafkaProps(u, m), fi.Mode())
+			}
+		}
+	}
 	topic := secure.KafkaPrefix + "-smoke-" + unique()
 	var outs []string
 	run := func(mode string, args ...string) string {
