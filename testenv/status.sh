@@ -10,6 +10,13 @@ if [ "${1:-}" = --cluster ]; then
 	cl_status "$@"
 	exit $?
 fi
+# --secure [kdc] [hdfs] [hbase] [kafka]: the secured servers' nodes instead.
+if [ "${1:-}" = --secure ]; then
+	for f in "$TE_DIR"/srv/secure-*.sh; do . "$f"; done
+	shift
+	sec_status "$@"
+	exit $?
+fi
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
 rc=0

@@ -5,11 +5,14 @@
 # ${GOBENCH_RUN:-/tmp/gobench-testenv}/NAME. A server that is already up is left alone.
 # Exits non-zero (with the tail of the server log) if a server does not become ready.
 # testenv/up.sh --cluster [hdfs] [hbase] [kafka]: the multi-node cluster (README.md).
+# testenv/up.sh --secure [kdc] [hdfs] [hbase] [kafka]: KDC + Kerberized/TLS servers (README.md).
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 for f in "$TE_DIR"/srv/*.sh; do . "$f"; done
 # --cluster [hdfs] [hbase] [kafka]: the multi-node cluster instead (srv/cluster-*.sh).
 if [ "${1:-}" = --cluster ]; then shift; cl_up "$@"; exit $?; fi
+# --secure [kdc] [hdfs] [hbase] [kafka]: the secured servers instead (srv/secure-*.sh).
+if [ "${1:-}" = --secure ]; then shift; sec_up "$@"; exit $?; fi
 
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)

@@ -10,29 +10,64 @@
 #   testenv/ycsb.sh load -P workloads/workloada -p recordcount=100000 -threads 8 -s
 #   testenv/ycsb.sh run  -P workloads/workloada -p operationcount=100000 -threads 8 -s
 # Extra JVM options: YCSB_JAVA_OPTS (default -Xmx1g).
+# testenv/ycsb.sh --secure [USER] load|run [YCSB ARGS...]: against the secured HBase
+# (up.sh --secure hbase) as field report 004 runs it: kinit -kt USER.keytab USER (default
+# jason) into $GOBENCH_RUN/secure/ccache/USER, the secured conf dir (hbase-site.xml,
+# core-site.xml, hdfs-site.xml) first on the classpath, table ycsb_hbase_ns:usertable.
+# --secure-keytab [USER]: no kinit; YCSB's properties principal and keytab instead.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+secure=
+login=()
+if [ "${1:-}" = --secure ] || [ "${1:-}" = --secure-keytab ]; then
+	. "$TE_DIR/srv/secure-common.sh"
+	secure=$1
+	shift
+	user=jason
+	case ${1:-} in load | run | "") ;; *) user=$1; shift ;; esac
+	[ -f "$(sec_keytab "$user")" ] || te_die "no keytab $(sec_keytab "$user") (users: $SEC_USERS); start the secured HBase with testenv/up.sh --secure hbase"
+	sec_java_krb
+	if [ "$secure" = --secure ]; then
+		KRB5CCNAME=$(sec_kinit "$user") || exit 1
+		export KRB5CCNAME
+	else
+		export KRB5CCNAME=$SEC_DIR/ccache/none-$user
+		login=(-p "principal=$(sec_principal "$user")" -p "keytab=$(sec_keytab "$user")")
+	fi
+fi
 case ${1:-} in
 load) phase=-load ;;
 run) phase=-t ;;
 *) te_die "usage: testenv/ycsb.sh load|run [YCSB args...] (got \"${1:-}\")" ;;
 esac
 shift
-te_port_open 2181 || te_die "HBase ZooKeeper is not reachable at 127.0.0.1:2181; start it with testenv/up.sh hbase"
+if [ -n "$secure" ]; then
+	sec_listening 28181 || te_die "the secured HBase's ZooKeeper is not listening on 127.0.0.1:28181; start it with testenv/up.sh --secure hbase"
+else
+	te_port_open 2181 || te_die "HBase ZooKeeper is not reachable at 127.0.0.1:2181; start it with testenv/up.sh hbase"
+fi
 te_check_java
 te_classpath ycsb hbase.version "$TE_HBASE_CLIENT_VERSIONS"
 te_javac ycsb-hbase "$TE_CP" "$TE_DIR/java/YCSBHBaseClient.java"
 conf=$TE_CACHE/conf/ycsb
+table=usertable
+cp=$conf
+if [ -n "$secure" ]; then
+	# The secured cluster's conf dir (hbase-site.xml, core-site.xml) instead of ours.
+	conf=$TE_CACHE/conf/ycsb-secure
+	table=ycsb_hbase_ns:usertable
+	cp=$SEC_DIR/conf:$conf
+fi
 mkdir -p "$conf"
-te_xml_props "$conf/hbase-site.xml" hbase.zookeeper.quorum=127.0.0.1 hbase.zookeeper.property.clientPort=2181
+[ -n "$secure" ] || te_xml_props "$conf/hbase-site.xml" hbase.zookeeper.quorum=127.0.0.1 hbase.zookeeper.property.clientPort=2181
 te_log4j2 "$conf/log4j2.properties" error
 cat >"$conf/defaults.properties" <<PROPS
 workload=site.ycsb.workloads.CoreWorkload
-table=usertable
+table=$table
 columnfamily=family
 PROPS
 # shellcheck disable=SC2086
-exec "$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" ${YCSB_JAVA_OPTS:--Xmx1g} \
+exec "$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" ${secure:+"${SEC_KRB_JFLAGS[@]}"} ${YCSB_JAVA_OPTS:--Xmx1g} \
 	-Dlog4j2.configurationFile="$conf/log4j2.properties" \
-	-cp "$conf:$TE_CLASSES:$TE_CP" site.ycsb.Client "$phase" -db YCSBHBaseClient \
-	-P "$conf/defaults.properties" "$@"
+	-cp "$cp:$TE_CLASSES:$TE_CP" site.ycsb.Client "$phase" -db YCSBHBaseClient \
+	-P "$conf/defaults.properties" "${login[@]}" "$@"

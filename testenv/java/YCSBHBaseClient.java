@@ -6,7 +6,8 @@
 //   (default false: each update/insert/delete is one RPC; true: a BufferedMutator of
 //   writebuffersize bytes, default 12 MiB, flushed at cleanup), durability (a
 //   org.apache.hadoop.hbase.client.Durability name), hbase.usepagefilter (default true:
-//   scans carry a PageFilter(recordcount)), debug.
+//   scans carry a PageFilter(recordcount)), debug; principal and keytab (Kerberos login
+//   from a keytab, as YCSB's bindings; without them a secured HBase needs kinit's ticket).
 //   read: one Get of the family (or of the named fields); empty result = NOT_FOUND.
 //   scan: Scan from startkey with caching = recordcount, stops after recordcount rows.
 //   insert = update: one Put with every field; delete: one Delete of the row.
@@ -41,6 +42,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.PageFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.security.UserGroupInformation;
 import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -84,6 +86,19 @@ public class YCSBHBaseClient extends DB {
       try {
         if (connection == null) {
           Configuration conf = HBaseConfiguration.create();
+          // Kerberos, as YCSB's HBase bindings do: with hbase.security.authentication=kerberos
+          // in hbase-site.xml, Hadoop's UserGroupInformation is switched to Kerberos; with
+          // the properties principal and keytab it logs in from the keytab, otherwise it
+          // uses the ticket cache of kinit (KRB5CCNAME).
+          if ("kerberos".equalsIgnoreCase(conf.get("hbase.security.authentication"))) {
+            conf.set("hadoop.security.authentication", "Kerberos");
+            UserGroupInformation.setConfiguration(conf);
+          }
+          String principal = getProperties().getProperty("principal");
+          String keytab = getProperties().getProperty("keytab");
+          if (principal != null && keytab != null) {
+            UserGroupInformation.loginUserFromKeytab(principal, keytab);
+          }
           connection = ConnectionFactory.createConnection(conf);
           try (Admin admin = connection.getAdmin()) {
             if (!admin.tableExists(TableName.valueOf(t))) {

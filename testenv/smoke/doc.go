@@ -11,6 +11,14 @@
 //	go test -tags integration ./testenv/smoke/
 //	testenv/down.sh
 //
+// The tests in *_secure_test.go have the build tag "secure" instead: they need the
+// secured servers (KDC, Kerberized HDFS and HBase, Kafka with SASL/TLS; testenv/up.sh
+// --secure) and use only the Java tools and gokrb5 (testenv/secure finds everything):
+//
+//	testenv/up.sh --secure
+//	go test -count=1 -tags secure ./testenv/smoke/
+//	testenv/down.sh --secure
+//
 // The only non-test code is DecodeMetaRegionServer, a hand-written decoder of the
 // /hbase/meta-region-server znode (ZKMetadata prefix, "PBUF" magic, MetaRegionServer
 // protobuf), unit-tested without servers:
@@ -19,5 +27,5 @@
 //	mr, err := smoke.DecodeMetaRegionServer(data) // mr.Host, mr.Port: where hbase:meta is
 //
 // Imports: the standard library and google.golang.org/protobuf/encoding/protowire only
-// (tests add the client libraries).
+// (tests add the client libraries, gokrb5 and testenv/secure).
 package smoke
