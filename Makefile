@@ -37,7 +37,7 @@ SLOW      ?= 5s
 TESTSUM   := $(GO) run ./testenv/testsum -slow $(SLOW) -pkgs '$(PKGS)'
 export CGO_ENABLED ?= 0
 
-.PHONY: build check check-unit test test-unit test-integration test-hive test-cluster cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
+.PHONY: build check check-unit test test-unit test-integration test-hive test-cluster test-secure cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
@@ -53,6 +53,7 @@ vet:
 	$(GO) vet -tags integration $(PKGS)
 	$(GO) vet -tags cluster $(PKGS)
 	$(GO) vet -tags hive $(PKGS)
+	$(GO) vet -tags secure $(PKGS)
 
 # -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
 test-unit: check-unit vet
@@ -67,7 +68,7 @@ test: check
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; status=0; \
 	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" || status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		for pass in integration hive cluster; do \
+		for pass in integration hive cluster secure; do \
 			$(MAKE) --no-print-directory test-$$pass TESTSUM_FLAGS="-no-summary -save $$d/$$pass.json" || { s=$$?; [ $$status -ne 0 ] || status=$$s; }; \
 		done; \
 	fi; \
@@ -101,6 +102,16 @@ test-cluster: check
 	testenv/up.sh --cluster $(CLUSTER) || { testenv/down.sh --cluster; exit 1; }; \
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag cluster -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh --cluster || true; \
+	exit $$status
+
+# The secured single-node servers (testenv/up.sh --secure: an MIT KDC, a CA,
+# Kerberized HDFS and HBase with ACLs, Kafka with SASL_SSL and ACLs), started
+# only for the tests of files built with `//go:build secure`, always stopped.
+test-secure: check
+	@set -e; status=0; \
+	testenv/up.sh --secure || { testenv/down.sh --secure; exit 1; }; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag secure -- -race -count=1 -timeout 30m || status=$$?; \
+	testenv/down.sh --secure || true; \
 	exit $$status
 
 cluster-up:
