@@ -286,10 +286,17 @@ func (db *DB) topic(ctx context.Context, name string) (*topic, error) {
 	t.initMu.Lock()
 	defer t.initMu.Unlock()
 	if !t.known.Load() {
+		if t.lookErr != nil && time.Now().Before(t.lookNext) {
+			return nil, t.lookErr // a look-up just waited kafka.timeout in vain: do not wait again for every record
+		}
 		m, err := db.describe(ctx, name, db.cfg.CreateTopic)
 		if err != nil {
+			if ctx.Err() == nil && errors.Is(err, drivers.ErrUnavailable) {
+				t.lookErr, t.lookNext = err, time.Now().Add(db.cfg.Timeout)
+			}
 			return nil, err
 		}
+		t.lookErr = nil
 		t.setMeta(m)
 		t.idx = newIndex(len(m.leaders), db.cfg.StateReads)
 		t.known.Store(true)

@@ -19,7 +19,12 @@ type topic struct {
 	ready  atomic.Bool // the index is built and tailed
 	initMu sync.Mutex
 	m      atomic.Pointer[topicMeta]
-	idx    *index
+	// lookErr is the last failed look-up's error (no broker answered
+	// within kafka.timeout); until lookNext, callers get it at once
+	// instead of each waiting out kafka.timeout again. Under initMu.
+	lookErr  error
+	lookNext time.Time
+	idx      *index
 
 	tailCl   *kgo.Client
 	tailDone chan struct{}
