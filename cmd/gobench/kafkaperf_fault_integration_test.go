@@ -3,12 +3,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -64,6 +67,51 @@ func stallBroker(t *testing.T, delay, d time.Duration) {
 		time.Sleep(d)
 	}()
 	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+}
+
+// stallBrokerOn freezes the testenv broker (SIGSTOP) for d once start is
+// closed, and lets it go on (SIGCONT) after, or when the test ends.
+func stallBrokerOn(t *testing.T, start <-chan struct{}, d time.Duration) {
+	t.Helper()
+	pid := brokerPid(t)
+	go func() {
+		<-start
+		syscall.Kill(pid, syscall.SIGSTOP)
+		defer syscall.Kill(pid, syscall.SIGCONT)
+		time.Sleep(d)
+	}()
+	t.Cleanup(func() { syscall.Kill(pid, syscall.SIGCONT) })
+}
+
+// statusWatch is a stderr that closes started at the first status line
+// with operations done ("N sec: M operations", M > 0): the measured phase.
+type statusWatch struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	started chan struct{}
+	once    sync.Once
+}
+
+func newStatusWatch() *statusWatch { return &statusWatch{started: make(chan struct{})} }
+
+// A status line with operations done: the reporter prints "0 sec: 0
+// operations" before the set-up (DB.Prepare) is over.
+var statusLine = regexp.MustCompile(` [0-9]+ sec: [1-9][0-9]* operations`)
+
+func (w *statusWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if statusLine.Match(w.buf.Bytes()) {
+		w.once.Do(func() { close(w.started) })
+	}
+	return len(p), nil
+}
+
+func (w *statusWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
 }
 
 // restartBroker SIGKILLs the broker after delay and starts it again on its

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"regexp"
@@ -247,10 +248,20 @@ func TestYCSBSurvivesStoppedBroker(t *testing.T) {
 	if code, _, stderr := gobench(t, t.Context(), append([]string{"load"}, common...)...); code != 0 {
 		t.Fatalf("load: exit %d\n%s", code, stderr)
 	}
-	stallBroker(t, 5*time.Second, 4*time.Second) // after DB.Prepare, inside the measured phase
+	// The stall starts at the first status line, inside the measured phase
+	// (after DB.Prepare's index build, however long a loaded machine makes it).
+	w := newStatusWatch()
+	stallBrokerOn(t, w.started, 4*time.Second)
 	start := time.Now()
-	code, stdout, stderr := gobench(t, t.Context(), append([]string{"run", "-p", "operationcount=0", "-p", "maxexecutiontime=14"}, common...)...)
+	var out bytes.Buffer
+	code := run(t.Context(), append([]string{"run", "-s", "-p", "status.interval=1", "-p", "operationcount=0", "-p", "maxexecutiontime=14"}, common...), &out, w)
 	took := time.Since(start)
+	stdout, stderr := out.String(), w.String()
+	select {
+	case <-w.started:
+	default:
+		t.Fatalf("no status line: the broker was never stalled (exit %d):\n%s", code, stderr)
+	}
 	_, report := kafkaLines(t, stdout)
 	if len(report) == 0 {
 		t.Fatalf("no report after a broker stall (exit %d):\n%s", code, stderr)
