@@ -70,9 +70,11 @@ func (r *Run) operations() []string {
 	return out
 }
 
-// SweepStep is one step of a thread sweep.
+// SweepStep is one step of a thread sweep, or of a rate sweep (Target > 0:
+// the step's -target, at the same Threads in every step).
 type SweepStep struct {
 	Threads    int
+	Target     float64 // ops/s; 0 in a thread sweep
 	Throughput float64 // ops/s
 	Summary    Summary
 	// ClientSaturated: the client itself may have limited this step, so

@@ -28,6 +28,8 @@ func TestParseSweepArgs(t *testing.T) {
 		{[]string{"-threads", "0"}, nil, "", nil, `"0" is not a thread count`},
 		{[]string{"-threads", "1", "-format", "gif"}, nil, "", nil, "png, svg"},
 		{[]string{"-threads"}, nil, "", nil, "needs a value"},
+		{[]string{"-target", "100,x"}, nil, "", nil, `"x" is not a rate`},
+		{[]string{"-target", "100,200", "-threads", "2,4"}, nil, "", nil, "sweep one of them"},
 	}
 	for _, c := range cases {
 		a, err := parseSweepArgs(c.args)
@@ -100,5 +102,36 @@ func TestSweepOnPebble(t *testing.T) {
 		if _, err := os.Stat("steps/threads-" + n + ".json"); err != nil {
 			t.Errorf("-keep: %v", err)
 		}
+	}
+}
+
+// A rate sweep (issue 14): one step per -target, open loops on the basic
+// driver whose 2 threads serve at most 400 ops/s (5 ms per operation), so
+// the highest rate queues and its p99 (from arrival) is far above the
+// lowest's.
+func TestSweepByTarget(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errs := gobench(t, context.Background(), "sweep", "-target", "100,200,2000", "-threads", "2", "-db", "basic",
+		"-w", "workloada", "-p", "operationcount=200", "-p", "gobench.arrival=constant", "-p", "basicdb.simulatedelay=5",
+		"-p", "basicdb.randomizedelay=false", "-keep", "steps")
+	if code != exitOK {
+		t.Fatalf("sweep: exit %d\n%s", code, errs)
+	}
+	rows := sweepRow.FindAllStringSubmatch(out, -1)
+	if len(rows) != 3 || !strings.Contains(out, "target") {
+		t.Fatalf("%d table rows, want 3 by target:\n%s", len(rows), out)
+	}
+	for i, want := range []string{"100", "200", "2000"} {
+		if rows[i][1] != want {
+			t.Errorf("row %d: target %s, want %s", i, rows[i][1], want)
+		}
+	}
+	low, _ := strconv.ParseInt(rows[0][4], 10, 64)
+	high, _ := strconv.ParseInt(rows[2][4], 10, 64)
+	if high < 10*low {
+		t.Errorf("p99 %d us at 100 ops/s, %d us at 2000: want the overloaded step queued\n%s", low, high, out)
+	}
+	if _, err := os.Stat("steps/target-2000.json"); err != nil {
+		t.Errorf("-keep: %v", err)
 	}
 }
