@@ -14,12 +14,42 @@ type paddedCount struct {
 	_ [56]byte
 }
 
+// progressBatch is how many operations a worker counts before adding them
+// to its progress slot (one atomic add per batch instead of per
+// operation); the rest is added when the worker ends.
+const progressBatch = 32
+
+// progress counts one worker's operations into its slot in batches of
+// batch (1 for paced loops, whose operations are far apart).
+type progress struct {
+	slot  *paddedCount
+	n     int64
+	batch int64
+}
+
+func (p *progress) add() {
+	if p.n++; p.n == p.batch {
+		p.slot.n.Add(p.n)
+		p.n = 0
+	}
+}
+
+func (p *progress) flush() {
+	p.slot.n.Add(p.n)
+	p.n = 0
+}
+
 // loop runs one worker's operations in Java's closed loop: its quota (0 =
 // until stopped), paced by the per-thread target schedule when one is set.
 // Unthrottled, it reads no clock of its own: each operation's intended
 // start is its actual start.
 func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCount, quota int64, stop <-chan struct{}) {
 	paced := r.tick > 0
+	prog := &progress{slot: slot, batch: progressBatch}
+	if paced {
+		prog.batch = 1
+	}
+	defer prog.flush()
 	var timer *time.Timer
 	var threadStart time.Duration
 	m.intended = actualStart
@@ -44,7 +74,7 @@ func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCoun
 		if r.stopping.Load() {
 			return
 		}
-		if !r.step(ctx, task, m, slot) {
+		if !r.step(ctx, task, m, prog) {
 			return
 		}
 		issued++
@@ -63,7 +93,7 @@ func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCoun
 // measurement (see Meter.pending), or after the step when it measured
 // nothing; a step that ends the worker (Java's failed load insert) is not
 // counted, as Java does not count it.
-func (r *Runner) step(ctx context.Context, task Task, m *Meter, slot *paddedCount) bool {
+func (r *Runner) step(ctx context.Context, task Task, m *Meter, prog *progress) bool {
 	on := r.measured.Load()
 	m.on, m.pending = on, on
 	if !task.Step(ctx) {
@@ -73,7 +103,7 @@ func (r *Runner) step(ctx context.Context, task Task, m *Meter, slot *paddedCoun
 		m.pending = false
 		return false
 	}
-	slot.n.Add(1)
+	prog.add()
 	if m.pending {
 		m.rec.Done(1)
 		m.pending = false

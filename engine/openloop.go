@@ -31,6 +31,8 @@ func (r *Runner) openLoop(ctx context.Context, task Task, m *Meter, slot *padded
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	defer timer.Stop()
+	prog := &progress{slot: slot, batch: 1}
+	defer prog.flush()
 	for !r.stopping.Load() {
 		now := m.Now() - r.origin
 		_, at, queue, ok := r.arr.take(now)
@@ -59,7 +61,7 @@ func (r *Runner) openLoop(ctx context.Context, task Task, m *Meter, slot *padded
 			}
 		}
 		st.all++
-		if !r.step(ctx, task, m, slot) {
+		if !r.step(ctx, task, m, prog) {
 			return
 		}
 	}

@@ -18,7 +18,8 @@ type worker struct {
 	conn drivers.Conn
 	m    *engine.Meter
 	rnd  *rand.Rand
-	load bool // load phase: Step inserts
+	vrnd valueRand // value bytes
+	load bool      // load phase: Step inserts
 
 	key     []byte
 	vals    *drivers.Record // values to write
@@ -40,6 +41,7 @@ func newWorker(c *core, conn drivers.Conn, rnd *rand.Rand, m *engine.Meter) *wor
 		verifyS: m.Extra(nameVerify),
 		perRecS: m.Extra(engine.NameScanLatencyPerRecord),
 	}
+	w.vrnd = newValueRand(rnd)
 	w.scanFn = func([]byte, *drivers.Record) error { w.rows++; return nil }
 	return w
 }
@@ -81,7 +83,7 @@ func (w *worker) fillField(i int) {
 	if w.c.spec.DataIntegrity {
 		b = appendIntegrityValue(b, w.key, w.c.schema.Fields[i], n)
 	} else {
-		b = appendRandomValue(b, w.rnd, n)
+		b = appendRandomValue(b, &w.vrnd, n)
 	}
 	w.vals.SetBuffer(i, b)
 }
