@@ -76,8 +76,9 @@ type OpenLoopStats struct {
 	Offered float64 // arrivals per second (the target)
 	Threads int     // the most operations in flight
 	// Achieved is the rate at which measured operations started: (started
-	// - 1) / (last start - first arrival); Offered when every arrival
-	// starts on time, below it when the workers could not keep up.
+	// - 1) / (last start - first arrival, or the end of the warm-up if
+	// later); Offered when every arrival starts on time, below it when the
+	// workers could not keep up.
 	Achieved float64
 	Started  int64 // measured operations started
 	// PeakQueue is the most arrivals that were due and not started at
@@ -142,8 +143,11 @@ func (r *Runner) openResult(stats []openStats, end, measureFrom time.Duration, l
 			last = max(last, s.last)
 		}
 	}
-	if res.Started >= 2 && last > first {
-		res.Achieved = float64(res.Started-1) / (last - first).Seconds()
+	// From the first measured arrival, or from the end of the warm-up when
+	// that arrival had been waiting through it.
+	from := max(first, measureFrom-r.origin)
+	if res.Started >= 2 && last > from {
+		res.Achieved = float64(res.Started-1) / (last - from).Seconds()
 	}
 	n, w := r.arr.backlog(end - r.origin)
 	res.Unstarted = n

@@ -184,3 +184,22 @@ func TestOpenLoopSettings(t *testing.T) {
 		t.Errorf("unknown arrival: %v", err)
 	}
 }
+
+// TestOpenLoopTimeLimit: stopped by maxexecutiontime after a warm-up, an
+// overloaded open loop reports the arrivals still waiting as unstarted,
+// and its achieved rate is the rate the workers served after the warm-up
+// (about the throughput), not diluted by the warm-up's backlog.
+func TestOpenLoopTimeLimit(t *testing.T) {
+	res, _, _ := runBasic(t, map[string]string{
+		"threadcount": "2", "target": "1000", "operationcount": "0", "maxexecutiontime": "1", "gobench.warmup": "0.5",
+		"gobench.arrival": "poisson", "basicdb.simulatedelay": "10", "basicdb.randomizedelay": "false",
+	})
+	ol := res.OpenLoop
+	t.Logf("%+v, throughput %.1f", *ol, res.Throughput())
+	if res.Stopped != "maxexecutiontime" || ol.Unstarted < 500 {
+		t.Errorf("stopped %q, unstarted %d; want the time limit and about 1500 - 300 arrivals left waiting", res.Stopped, ol.Unstarted)
+	}
+	if r := ol.Achieved / res.Throughput(); r < 0.8 || r > 1.25 {
+		t.Errorf("achieved %.1f ops/s, throughput %.1f: want the same service rate", ol.Achieved, res.Throughput())
+	}
+}
