@@ -80,6 +80,18 @@ type SweepStep struct {
 	// ClientSaturated: the client itself may have limited this step, so
 	// its figures understate the system under test.
 	ClientSaturated bool
+	// OpenLoop is what an open-loop step (gobench.arrival) measured
+	// besides latencies; nil for a closed loop.
+	OpenLoop *OpenLoopStep
+}
+
+// OpenLoopStep is an open-loop step's queueing: the rate its workers
+// achieved against the one offered, the most arrivals waiting at once
+// and the operations that started more than 1 ms after their arrival.
+type OpenLoopStep struct {
+	Offered, Achieved float64 // ops/s
+	PeakQueue         int64
+	Late              int64
 }
 
 // Knee returns the index of the knee of a sweep: the first step after

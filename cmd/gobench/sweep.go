@@ -229,6 +229,12 @@ func sweepStep(ctx context.Context, a sweepArgs, n int, target float64, stderr i
 		return fail(err)
 	}
 	run.Warnings = res.Warnings
+	if ol := o.res.OpenLoop; ol != nil {
+		step.OpenLoop = &rep.OpenLoopStep{Offered: ol.Offered, Achieved: ol.Achieved, PeakQueue: ol.PeakQueue, Late: ol.Late}
+		if w := ol.Warning(); w != "" {
+			run.Warnings = append(run.Warnings, w)
+		}
+	}
 	return step, run, nil
 }
 
@@ -236,11 +242,18 @@ func sweepStep(ctx context.Context, a sweepArgs, n int, target float64, stderr i
 func writeSweepTable(w io.Writer, steps []rep.SweepStep, knee int) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	byRate := len(steps) > 0 && steps[0].Target > 0
-	if byRate {
-		fmt.Fprintln(tw, "target\tops/s\tp50(us)\tp99(us)\tp99.9(us)\terrors\t\t")
-	} else {
-		fmt.Fprintln(tw, "threads\tops/s\tp50(us)\tp99(us)\tp99.9(us)\terrors\t\t")
+	open := false // open-loop steps: their queue columns after ops/s
+	for _, s := range steps {
+		open = open || s.OpenLoop != nil
 	}
+	first, queue := "threads", ""
+	if byRate {
+		first = "target"
+	}
+	if open {
+		queue = "achieved\tpeakqueue\tlate\t"
+	}
+	fmt.Fprintf(tw, "%s\tops/s\t%sp50(us)\tp99(us)\tp99.9(us)\terrors\t\t\n", first, queue)
 	for i, s := range steps {
 		var marks []string
 		if i == knee {
@@ -254,7 +267,13 @@ func writeSweepTable(w io.Writer, steps []rep.SweepStep, knee int) error {
 		if byRate {
 			first = strconv.FormatFloat(s.Target, 'f', -1, 64)
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%d\t%d\t%d\t%d\t%s\t\n", first, s.Throughput, s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, mark)
+		queue := ""
+		if ol := s.OpenLoop; ol != nil {
+			queue = fmt.Sprintf("%.1f\t%d\t%d\t", ol.Achieved, ol.PeakQueue, ol.Late)
+		} else if open {
+			queue = "-\t-\t-\t"
+		}
+		fmt.Fprintf(tw, "%s\t%.1f\t%s%d\t%d\t%d\t%d\t%s\t\n", first, s.Throughput, queue, s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
