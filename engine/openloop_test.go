@@ -112,28 +112,53 @@ func TestOpenLoopOverloadQueues(t *testing.T) {
 // time holds the offered rate within 1 %.
 func TestOpenLoopServableRate(t *testing.T) {
 	for _, arrival := range []string{"constant", "poisson"} {
-		res, _, log := runBasic(t, map[string]string{
-			"threadcount": "4", "target": "1000", "operationcount": "1500", "gobench.arrival": arrival,
+		retryStalled(t, arrival, func() []string {
+			res, _, log := runBasic(t, map[string]string{
+				"threadcount": "4", "target": "1000", "operationcount": "1500", "gobench.arrival": arrival,
+			})
+			ol := res.OpenLoop
+			t.Logf("%s: %+v, throughput %.1f", arrival, *ol, res.Throughput())
+			var bad []string
+			if ol.Started != 1500 || ol.Unstarted != 0 {
+				bad = append(bad, fmt.Sprintf("%s: started %d, unstarted %d; want all 1500", arrival, ol.Started, ol.Unstarted))
+			}
+			// Poisson arrivals deviate from their mean rate by about
+			// 1/sqrt(1500) = 2.6 %: compare with the rate of the arrivals
+			// this seed offered.
+			offered := 1000.0
+			if arrival == "poisson" {
+				at := engine.ArrivalTimes(res.Settings, 1500)
+				offered = 1499 / (at[1499] - at[0]).Seconds()
+			}
+			if math.Abs(ol.Achieved/offered-1) > 0.01 {
+				bad = append(bad, fmt.Sprintf("%s: achieved %.2f ops/s; want the %.2f offered within 1 %%", arrival, ol.Achieved, offered))
+			}
+			if strings.Contains(log, "Warning: open loop") {
+				bad = append(bad, fmt.Sprintf("%s: warned on a servable rate:\n%s", arrival, log))
+			}
+			return bad
 		})
-		ol := res.OpenLoop
-		t.Logf("%s: %+v, throughput %.1f", arrival, *ol, res.Throughput())
-		if ol.Started != 1500 || ol.Unstarted != 0 {
-			t.Errorf("%s: started %d, unstarted %d; want all 1500", arrival, ol.Started, ol.Unstarted)
+	}
+}
+
+// retryStalled runs try up to three times until it finds nothing wrong,
+// and fails t with the last try's findings. A servable open loop holds its
+// rate only when the process gets the CPU: on a loaded 2-core machine
+// (or under -race) a worker may be descheduled for 50-100 ms, late enough
+// at the end of a run of a second or less to cost more than 1 % of its
+// rate. Three stalled runs in a row fail, as does a loop that is short
+// for any other reason every time.
+func retryStalled(t *testing.T, name string, try func() []string) {
+	t.Helper()
+	var bad []string
+	for i := 0; i < 3; i++ {
+		if bad = try(); len(bad) == 0 {
+			return
 		}
-		// Poisson arrivals deviate from their mean rate by about
-		// 1/sqrt(1500) = 2.6 %: compare with the rate of the arrivals
-		// this seed offered.
-		offered := 1000.0
-		if arrival == "poisson" {
-			at := engine.ArrivalTimes(res.Settings, 1500)
-			offered = 1499 / (at[1499] - at[0]).Seconds()
-		}
-		if math.Abs(ol.Achieved/offered-1) > 0.01 {
-			t.Errorf("%s: achieved %.2f ops/s; want the %.2f offered within 1 %%", arrival, ol.Achieved, offered)
-		}
-		if arrival == "constant" && strings.Contains(log, "Warning: open loop") {
-			t.Errorf("%s: warned on a servable rate:\n%s", arrival, log)
-		}
+		t.Logf("%s: try %d: %s", name, i+1, strings.Join(bad, "; "))
+	}
+	for _, b := range bad {
+		t.Error(b)
 	}
 }
 
@@ -209,31 +234,22 @@ func TestOpenLoopTimeLimit(t *testing.T) {
 // TestOpenLoopPoissonServableNoWarning: Poisson arrivals at a rate the
 // threads serve offer, by chance, a few per cent more or less than the
 // target over a short run; keeping up with them is not falling short, so
-// no seed warns, while a rate the threads cannot serve still does. (A
-// seed gets a second run when its first stalled: on a loaded machine a
-// worker descheduled at the end of a 0.5 s run starts its last arrival
-// late by more than 1 % of the run.)
+// no seed warns (each seed retried when stalled: see retryStalled), while
+// a rate the threads cannot serve still does.
 func TestOpenLoopPoissonServableNoWarning(t *testing.T) {
 	for seed := 1; seed <= 4; seed++ {
-		var msg string
-		for try := 0; try < 2; try++ {
+		retryStalled(t, fmt.Sprintf("seed %d", seed), func() []string {
 			res, _, log := runBasic(t, map[string]string{
 				"threadcount": "4", "target": "2000", "operationcount": "1000", "gobench.arrival": "poisson",
 				"gobench.seed": strconv.Itoa(seed),
 			})
 			at := engine.ArrivalTimes(res.Settings, 1000)
 			sample := 999 / (at[999] - at[0]).Seconds()
-			msg = ""
 			if ol := res.OpenLoop; ol.Short() || strings.Contains(log, "Warning: open loop") {
-				msg = fmt.Sprintf("seed %d: achieved %.1f ops/s with arrivals at %.1f ops/s (target 2000): short %v\n%s", seed, ol.Achieved, sample, ol.Short(), log)
+				return []string{fmt.Sprintf("seed %d: achieved %.1f ops/s with arrivals at %.1f ops/s (target 2000): short %v\n%s", seed, ol.Achieved, sample, ol.Short(), log)}
 			}
-			if msg == "" {
-				break
-			}
-		}
-		if msg != "" {
-			t.Error(msg)
-		}
+			return nil
+		})
 	}
 	res, _, _ := runBasic(t, map[string]string{
 		"threadcount": "1", "target": "2000", "operationcount": "100", "gobench.arrival": "poisson",
