@@ -130,6 +130,12 @@ func (s *OpenLoopStats) Lines() []measure.Line {
 	}
 }
 
+// Record is s as the result document holds it.
+func (s *OpenLoopStats) Record() *measure.OpenLoopRecord {
+	return &measure.OpenLoopRecord{Arrival: s.Arrival, Offered: s.Offered, Achieved: s.Achieved, Started: s.Started,
+		PeakQueue: s.PeakQueue, MeanQueue: s.MeanQueue, Late: s.Late, Unstarted: s.Unstarted}
+}
+
 // Warning says what a short open loop means, or "" when it was not short.
 func (s *OpenLoopStats) Warning() string {
 	if !s.Short() {

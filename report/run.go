@@ -94,6 +94,15 @@ type OpenLoopStep struct {
 	Late              int64
 }
 
+// OpenLoopOf is the sweep step's view of a result document's open loop;
+// nil for a closed loop.
+func OpenLoopOf(r *measure.OpenLoopRecord) *OpenLoopStep {
+	if r == nil {
+		return nil
+	}
+	return &OpenLoopStep{Offered: r.Offered, Achieved: r.Achieved, PeakQueue: r.PeakQueue, Late: r.Late}
+}
+
 // Knee returns the index of the knee of a sweep: the first step after
 // which throughput grows by less than 5 % while p99 latency grows; -1 when
 // there is none (throughput keeps scaling, or fewer than two steps).

@@ -230,6 +230,12 @@ func resultDocument(plan *workload.Plan, o *outcome) (*measure.Document, error) 
 	}
 	doc.ClientSaturated = o.verdict.Saturated
 	doc.Warnings = append(doc.Warnings, o.verdict.Warnings()...)
+	if ol := o.res.OpenLoop; ol != nil {
+		doc.OpenLoop = ol.Record()
+		if w := ol.Warning(); w != "" {
+			doc.Warnings = append(doc.Warnings, w)
+		}
+	}
 	return doc, nil
 }
 

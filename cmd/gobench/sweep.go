@@ -229,12 +229,7 @@ func sweepStep(ctx context.Context, a sweepArgs, n int, target float64, stderr i
 		return fail(err)
 	}
 	run.Warnings = res.Warnings
-	if ol := o.res.OpenLoop; ol != nil {
-		step.OpenLoop = &rep.OpenLoopStep{Offered: ol.Offered, Achieved: ol.Achieved, PeakQueue: ol.PeakQueue, Late: ol.Late}
-		if w := ol.Warning(); w != "" {
-			run.Warnings = append(run.Warnings, w)
-		}
-	}
+	step.OpenLoop = rep.OpenLoopOf(res.OpenLoop)
 	return step, run, nil
 }
 

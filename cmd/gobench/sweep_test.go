@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/measure"
 	rep "github.com/gobench/gobench/report"
 )
 
@@ -142,8 +143,22 @@ func TestSweepByTarget(t *testing.T) {
 	if achieved := num(0, 3); achieved < 90 {
 		t.Errorf("at 100 ops/s: achieved %v; want the offered rate\n%s", achieved, out)
 	}
-	if _, err := os.Stat("steps/target-2000.json"); err != nil {
-		t.Errorf("-keep: %v", err)
+	// The kept result document holds the same open-loop figures and the
+	// warning about the short rate.
+	fh, err := os.Open("steps/target-2000.json")
+	if err != nil {
+		t.Fatalf("-keep: %v", err)
+	}
+	kept, err := measure.ReadDocument(fh)
+	fh.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ol := kept.OpenLoop; ol == nil || ol.Arrival != "constant" || ol.Offered != 2000 || float64(ol.PeakQueue) != num(2, 4) || float64(ol.Late) != num(2, 5) || ol.Started != 200 {
+		t.Errorf("target-2000.json open_loop %+v; want the table's row %v", ol, rows[2][1:])
+	}
+	if !strings.Contains(strings.Join(kept.Warnings, "\n"), "open loop: achieved") {
+		t.Errorf("target-2000.json warnings %q; want the short rate's", kept.Warnings)
 	}
 	b, err := os.ReadFile("sweep.html")
 	if err != nil {
