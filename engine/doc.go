@@ -4,6 +4,20 @@
 // limit, stops gracefully (draining the operations in flight, bounded) and
 // records every operation through lock-free measure recorders.
 //
+// Two loops drive the workers. Java's closed loop (the default): each
+// worker issues its next operation when its last one ends, paced by its
+// share of the target; unthrottled it reads no clock of its own (an
+// operation's intended start is its actual start) and counts an
+// operation's completion in the same recorder critical section as its
+// first measurement. The open loop (Settings.Arrival constant or poisson):
+// operations arrive at the target rate over the whole run, at times fixed
+// by the seed ([ArrivalTimes]), whatever the completions; workers claim
+// arrivals in order (one atomic add for constant arrivals, a mutex for
+// Poisson ones), so arrivals that find every worker busy queue FIFO and
+// their latency counts from their arrival; [OpenLoopStats] reports the
+// offered and achieved rates, the queue (peak, and mean by Little's law)
+// and the late starts, and the run warns when it fell short.
+//
 // What one operation is belongs to a [Job]; every workload kind is one
 // (workload/core, workload/dfsio, workload/kafkaperf, or a caller's own),
 // described by a [Kind] that says how to build it from properties and which

@@ -13,16 +13,28 @@ import (
 // Task times each driver call with it. It is used by one goroutine and
 // allocates nothing.
 type Meter struct {
-	t        *SeriesMap
-	rec      *measure.Recorder
-	first    *firstError // the run's first failed operation
-	base     time.Time
+	t     *SeriesMap
+	rec   *measure.Recorder
+	first *firstError // the run's first failed operation
+	base  time.Time
+	// intended is the current operation's scheduled start, or actualStart
+	// when no schedule applies (unthrottled closed loop): then the start a
+	// task measures from is its intended start, and no clock is read for
+	// it.
 	intended time.Duration
 	// on is false during the warm-up: the operation runs but records
 	// nothing. The runner sets it before each operation, so an operation is
 	// either wholly in the report or wholly out of it.
 	on bool
+	// pending is set while the current operation's completion is still to
+	// be counted: the first measurement of the operation counts it in the
+	// same critical section (the runner counts it after the step
+	// otherwise).
+	pending bool
 }
+
+// actualStart as an intended start means "the operation's actual start".
+const actualStart time.Duration = -1
 
 // Now returns the time since the run began (monotonic).
 func (m *Meter) Now() time.Duration { return time.Since(m.base) }
@@ -34,14 +46,16 @@ func (m *Meter) Measure(op int, start time.Duration, err error) drivers.Status {
 }
 
 // Intended returns the start time the runner's schedule gave the current
-// operation (its actual start when unthrottled). A task whose operation
-// completes later (an asynchronous send) keeps it for [Meter.MeasureSpan].
+// operation: its slot under a closed loop's -target, its arrival under an
+// open loop, and a negative value, meaning "its actual start", when
+// unthrottled. A task whose operation completes later (an asynchronous
+// send) keeps it for [Meter.MeasureSpan].
 func (m *Meter) Intended() time.Duration { return m.intended }
 
 // MeasureSpan records an operation of op that started at start (scheduled
-// at intended) and ended at end, for tasks that learn the outcome after the
-// operation's step (asynchronous sends acknowledged later). Call it on the
-// worker's goroutine.
+// at intended; a negative intended means start) and ended at end, for
+// tasks that learn the outcome after the operation's step (asynchronous
+// sends acknowledged later). Call it on the worker's goroutine.
 func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err error) drivers.Status {
 	st := drivers.Classify(err)
 	if !m.on {
@@ -50,16 +64,22 @@ func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err erro
 	if !st.IsOK() && m.first != nil && m.first.p.Load() == nil {
 		m.first.set(m.t.opName(op), st, err)
 	}
+	if intended < 0 {
+		intended = start
+	}
+	var done int64
+	if m.pending {
+		done, m.pending = 1, false
+	}
 	s := m.t.failed[op][st]
 	if m.t.intendedUnderPlain {
-		m.rec.Record(s, end-intended)
+		m.rec.RecordOp(s, end-intended, m.t.plain[op], int(st), done)
 	} else {
-		m.rec.Record(s, end-start)
+		m.rec.RecordOp(s, end-start, m.t.plain[op], int(st), done)
 		if m.t.recordIntended {
 			m.rec.Record(m.t.intended[s], end-intended)
 		}
 	}
-	m.rec.Count(m.t.plain[op], int(st))
 	return st
 }
 
@@ -81,13 +101,26 @@ func (m *Meter) Count(s int, st drivers.Status) {
 // sample applies measurement.interval: op (actual start), intended (the
 // schedule's start, under the plain name) or both.
 func (m *Meter) sample(s int, start, end time.Duration) {
+	intended := m.intended
+	if intended < 0 {
+		intended = start
+	}
 	if m.t.intendedUnderPlain {
-		m.rec.Record(s, end-m.intended)
+		m.rec.Record(s, end-intended)
 		return
 	}
 	m.rec.Record(s, end-start)
 	if m.t.recordIntended {
-		m.rec.Record(m.t.intended[s], end-m.intended)
+		m.rec.Record(m.t.intended[s], end-intended)
+	}
+}
+
+// SampleValue records v under series s as a latency sample, without
+// applying measurement.interval: for derived measurements such as YCSB
+// master's SCAN-LATENCY-PER-RECORD (a scan's latency per row returned).
+func (m *Meter) SampleValue(s int, v time.Duration) {
+	if m.on {
+		m.rec.Record(s, v)
 	}
 }
 
@@ -96,7 +129,8 @@ func (m *Meter) sample(s int, start, end time.Duration) {
 func (m *Meter) Plain(op int) int { return m.t.Plain(op) }
 
 // Extra returns the series of the job's extra measurement name (see
-// [Job.Extra]).
+// [Job.Extra]), or -1 when the run does not record it (such as
+// [NameScanLatencyPerRecord] without Settings.ScanLatencyPerRecord).
 func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
 
 // NewMeter returns a Meter for job's series under set that records into a
@@ -105,7 +139,7 @@ func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
 func NewMeter(set Settings, job Job) *Meter {
 	sm := NewSeriesMap(job.Ops(), job.Extra(), &set)
 	c := measure.NewCollector(sm.Layout(), measure.Options{})
-	return &Meter{t: sm, rec: c.NewRecorder(), base: time.Now(), on: true, first: &firstError{}}
+	return &Meter{t: sm, rec: c.NewRecorder(), base: time.Now(), on: true, first: &firstError{}, intended: actualStart}
 }
 
 // OpError is a failed operation: its name, return code and error.

@@ -29,6 +29,20 @@ type Result struct {
 	// Notes are facts the driver reported about the run (drivers.Noter),
 	// added by package workload.
 	Notes []string
+	// OpenLoop is what an open loop (Settings.Arrival) measured besides
+	// latencies; nil for YCSB's closed loop.
+	OpenLoop *OpenLoopStats
+}
+
+// ReportLines are the lines gobench adds to YCSB's report after the
+// [OVERALL] (and GC) lines (measure.LineOptions.Extra): the open loop's
+// offered and achieved rates, queue and late starts; none for a closed
+// loop, so that its report keeps YCSB 0.17.0's shape.
+func (r *Result) ReportLines() []measure.Line {
+	if r.OpenLoop == nil {
+		return nil
+	}
+	return r.OpenLoop.Lines()
 }
 
 // Throughput returns measured operations per second over RunTime (0 when

@@ -33,7 +33,13 @@ type Runner struct {
 
 	done     []paddedCount // operations completed (warm-up included), one slot per recorder
 	measured atomic.Bool   // warm-up is over
+	stopping atomic.Bool   // no more operations may start
 	first    firstError
+
+	// The open loop (Settings.Arrival): the arrival process, and when its
+	// arrivals began (time since the run's base).
+	arr    *arrivals
+	origin time.Duration
 }
 
 // Option configures a run.
@@ -86,7 +92,10 @@ func New(set Settings, job Job, db drivers.DB) (*Runner, error) {
 			}
 		}
 	}
-	if set.Target > 0 {
+	switch {
+	case set.OpenLoop():
+		r.arr = newArrivals(&r.set)
+	case set.Target > 0:
 		// Java: per-thread rate = target / threadcount (original count).
 		r.tick = time.Duration(float64(time.Second) * float64(set.Threads) / set.Target)
 	}
@@ -94,7 +103,7 @@ func New(set Settings, job Job, db drivers.DB) (*Runner, error) {
 	// lock-free); a few per CPU keep contention low and memory bounded
 	// whatever the thread count.
 	nrec := min(r.threads, 4*runtime.GOMAXPROCS(0))
-	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{})
+	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{Buckets: set.Buckets, Raw: set.Raw})
 	r.done = make([]paddedCount, nrec)
 	r.recs = make([]*measure.Recorder, nrec)
 	for i := range r.recs {
@@ -123,6 +132,9 @@ func (r *Runner) Done() int64 {
 
 // Total returns the operations the run will do (0 = unbounded).
 func (r *Runner) Total() int64 {
+	if r.arr != nil {
+		return r.arr.limit
+	}
 	var t int64
 	for _, q := range r.quota {
 		if q == 0 {
@@ -172,6 +184,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 	doStop := func(why string) {
 		stopOnce.Do(func() {
 			stopped.Store(why)
+			r.stopping.Store(true)
 			close(stop)
 			time.AfterFunc(r.opts.drain, cancelOps)
 		})
@@ -199,10 +212,32 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 	var wg sync.WaitGroup
 	var openMu sync.Mutex
 	var openErrs []error
+	// An open loop's arrivals begin once every worker is ready (connection
+	// open, task made), so that set-up is not counted as queueing.
+	var ready sync.WaitGroup
+	begin := make(chan struct{})
+	var open []openStats
+	if r.arr != nil {
+		open = make([]openStats, r.threads)
+		ready.Add(r.threads)
+		go func() {
+			ready.Wait()
+			r.origin = time.Since(base)
+			close(begin)
+		}()
+	}
 	for i := 0; i < r.threads; i++ {
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()
+			isReady := false
+			setReady := func() {
+				if r.arr != nil && !isReady {
+					isReady = true
+					ready.Done()
+				}
+			}
+			defer setReady()
 			conn, err := r.db.Open(opCtx)
 			if err != nil {
 				openMu.Lock()
@@ -212,8 +247,17 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			}
 			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: base, first: &r.first}
 			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
-			if err == nil {
+			if err == nil && r.arr != nil {
+				setReady()
+				select {
+				case <-begin:
+					r.openLoop(opCtx, task, m, &r.done[id%len(r.done)], stop, &open[id])
+				case <-stop:
+				}
+			} else if err == nil {
 				r.loop(opCtx, task, m, &r.done[id%len(r.done)], r.quota[id], stop)
+			}
+			if err == nil {
 				if tc, ok := task.(TaskCloser); ok {
 					if err := tc.Close(opCtx); err != nil {
 						fmt.Fprintf(r.opts.log, "Warning: worker %d: %v\n", id, err)
@@ -279,6 +323,10 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 		Settings: r.set, Threads: r.threads, Start: measureStart, RunTime: end.Sub(measureStart),
 		Ops: total.Ops, Snapshot: total, Stopped: stopped.Load().(string), OpenErrors: openErrs, OpNames: r.job.Ops(),
 		FirstError: r.first.p.Load(),
+	}
+	if r.arr != nil {
+		<-begin // every worker has been ready (or failed): origin is set
+		res.OpenLoop = r.openResult(open, end.Sub(base), measureStart.Sub(base), r.opts.log)
 	}
 	if len(openErrs) == r.threads {
 		return res, &OpenError{Workers: r.threads, Errs: openErrs}

@@ -8,6 +8,13 @@ import (
 // NameCleanup is the measurement of closing a worker's connection.
 const NameCleanup = "CLEANUP"
 
+// NameScanLatencyPerRecord is YCSB master's measurement of a scan's
+// latency divided by the rows it returned (integer microseconds). A job
+// that scans records it under [Meter.Extra] of this name, which exists
+// only with Settings.ScanLatencyPerRecord (off by default, so that reports
+// keep YCSB 0.17.0's shape).
+const NameScanLatencyPerRecord = "SCAN-LATENCY-PER-RECORD"
+
 // SeriesMap maps (operation, outcome) to measurement series the way Java's
 // DBWrapper names them: successes under the operation name, failures under
 // <OP>-FAILED (or <OP>-<STATUS> with reportlatencyforeacherror or
@@ -64,6 +71,9 @@ func NewSeriesMap(ops, extra []string, spec *Settings) *SeriesMap {
 	for _, e := range extra {
 		t.extra[e] = add(e)
 	}
+	if _, ok := t.extra[NameScanLatencyPerRecord]; spec.ScanLatencyPerRecord && !ok {
+		t.extra[NameScanLatencyPerRecord] = add(NameScanLatencyPerRecord)
+	}
 	switch spec.MeasurementInterval {
 	case "intended":
 		t.intendedUnderPlain = true
@@ -87,8 +97,14 @@ func (t *SeriesMap) opName(op int) string { return t.ops[op] }
 // counts).
 func (t *SeriesMap) Plain(op int) int { return t.plain[op] }
 
-// Extra returns the series of the extra measurement name.
-func (t *SeriesMap) Extra(name string) int { return t.extra[name] }
+// Extra returns the series of the extra measurement name, or -1 when there
+// is none.
+func (t *SeriesMap) Extra(name string) int {
+	if i, ok := t.extra[name]; ok {
+		return i
+	}
+	return -1
+}
 
 // Layout is the measure layout of these series.
 func (t *SeriesMap) Layout() measure.Layout {

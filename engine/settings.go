@@ -24,12 +24,39 @@ type Settings struct {
 	Seed             uint64        // gobench.seed
 	SeedSet          bool          // whether Seed was given (else New draws one)
 	SpinSleep        bool          // spin.sleep: busy-wait between paced operations
+	// Arrival is gobench.arrival: "" runs Java's closed loop (each worker
+	// issues its next operation when the previous one ends, paced by its
+	// share of Target when one is set); ArrivalConstant and ArrivalPoisson
+	// run an open loop, where operations arrive at Target per second over
+	// the whole run whatever the completions, Threads bound the operations
+	// in flight, and arrivals that find every worker busy queue (their
+	// latency counts from their arrival). See [OpenLoop].
+	Arrival string
 
 	// How outcomes map onto measurement series (see [SeriesMap]).
 	MeasurementInterval   string   // measurement.interval: op, intended, both
 	ReportLatencyPerError bool     // reportlatencyforeacherror
 	LatencyTrackedErrors  []string // latencytrackederrors
+	// ScanLatencyPerRecord records YCSB master's SCAN-LATENCY-PER-RECORD
+	// (a scan's latency divided by the rows it returned) for jobs that
+	// scan (gobench.scanlatencyperrecord; off, as in YCSB 0.17.0).
+	ScanLatencyPerRecord bool
+	// Buckets is the number of 1 ms buckets each series counts besides its
+	// HDR histogram (measurementtype=histogram: histogram.buckets); 0 =
+	// none. Raw keeps every sample (measurementtype=raw). See
+	// measure.Options.
+	Buckets int
+	Raw     bool
 }
+
+// Arrival processes of the open loop (Settings.Arrival).
+const (
+	ArrivalConstant = "constant" // one arrival every 1/Target seconds
+	ArrivalPoisson  = "poisson"  // exponential gaps of mean 1/Target seconds
+)
+
+// OpenLoop reports whether the settings ask for an open loop.
+func (s *Settings) OpenLoop() bool { return s.Arrival != "" }
 
 // DefaultSettings are Java YCSB Client's defaults.
 func DefaultSettings() Settings {
@@ -56,6 +83,18 @@ func (s *Settings) Validate() error {
 	}
 	if s.Warmup < 0 {
 		bad("gobench.warmup", s.Warmup, "must be >= 0")
+	}
+	switch s.Arrival {
+	case "":
+	case ArrivalConstant, ArrivalPoisson:
+		if s.Target <= 0 {
+			bad("target", s.Target, "gobench.arrival="+s.Arrival+" needs -target (the arrival rate in operations per second over all threads)")
+		}
+	default:
+		bad("gobench.arrival", s.Arrival, "allowed: constant, poisson (or leave it unset for YCSB's closed loop)")
+	}
+	if s.Buckets < 0 {
+		bad("histogram.buckets", s.Buckets, "must be >= 0")
 	}
 	switch s.MeasurementInterval {
 	case "op", "intended", "both":

@@ -2,6 +2,7 @@ package generator
 
 import (
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 )
@@ -97,6 +98,21 @@ func TestHashedKeyLengths(t *testing.T) {
 		got := float64(byLen[c.digits]) / n
 		if math.Abs(got-c.want) > 0.005 {
 			t.Errorf("share of %d-digit hashed keys over keynums [0,%d) = %.4f, want %.4f ± 0.005", c.digits, n, got, c.want)
+		}
+	}
+}
+
+// TestAppendDecimalIsStrconv: the division-free decimal digits equal
+// strconv's for the edges of every chunk and for random values.
+func TestAppendDecimalIsStrconv(t *testing.T) {
+	vals := []uint64{0, 1, 9, 10, 99, 100, 12345678, 99999999, 1e8, 1e8 + 1, 123456789012345, 1e16 - 1, 1e16, 1e16 + 7, math.MaxInt64, math.MaxUint64}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 200000 {
+		vals = append(vals, r.Uint64()>>r.UintN(64))
+	}
+	for _, v := range vals {
+		if got, want := string(appendDecimal(nil, v)), strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("appendDecimal(%d) = %s", v, got)
 		}
 	}
 }

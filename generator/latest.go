@@ -29,7 +29,12 @@ const (
 type ScrambledZipfian struct {
 	min, n int64
 	zipf   *Zipfian
-	last   atomic.Int64
+	// last is written by every draw of every worker: on a cache line of
+	// its own, so that the fields every draw reads do not bounce between
+	// cores with it.
+	_    [64]byte
+	last atomic.Int64
+	_    [56]byte
 }
 
 // NewScrambledZipfian returns a ScrambledZipfian over [min, max] inclusive.

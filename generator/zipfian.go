@@ -38,7 +38,11 @@ type Zipfian struct {
 	count atomic.Int64
 	zetan atomic.Uint64
 	eta   atomic.Uint64
-	last  atomic.Int64
+	// last is written by draws of every worker: on a cache line of its
+	// own, away from the fields every draw reads.
+	_    [64]byte
+	last atomic.Int64
+	_    [56]byte
 }
 
 // NewZipfian returns a Zipfian over [min, max] with θ = [ZipfianConstant],

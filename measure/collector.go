@@ -23,6 +23,7 @@ type Collector struct {
 	seen      []bool
 	kept      []IntervalRecord
 	acc       [][]int64 // per-series scratch counts for one cut
+	raw       [][]RawSample
 }
 
 // NewCollector returns a collector for layout l whose first interval and
@@ -38,7 +39,11 @@ func NewCollector(l Layout, o Options) *Collector {
 		o.Start = time.Now()
 	}
 	g := newGeometry(int64(o.Highest/time.Microsecond), o.SignificantDigits)
+	g.msBuckets, g.raw = max(o.Buckets, 0), o.Raw
 	c := &Collector{layout: l.clone(), opts: o, geom: &g, acc: make([][]int64, len(l.Series))}
+	if o.Raw {
+		c.raw = make([][]RawSample, len(l.Series))
+	}
 	c.resetLocked(o.Start)
 	return c
 }
@@ -54,10 +59,10 @@ func (c *Collector) Layout() Layout { return c.layout.clone() }
 func (c *Collector) NewRecorder() *Recorder {
 	r := &Recorder{
 		ph:    newPhaser(),
-		spare: newBuffer(c.layout),
+		spare: newBuffer(c.layout, c.geom),
 		geom:  c.geom,
 	}
-	r.active.Store(newBuffer(c.layout))
+	r.active.Store(newBuffer(c.layout, c.geom))
 	c.mu.Lock()
 	c.recorders = append(c.recorders, r)
 	c.mu.Unlock()
@@ -88,6 +93,14 @@ func (c *Collector) Cut(now time.Time) *Snapshot {
 	seen := c.total.Seen
 	_ = c.total.Merge(iv)
 	c.total.Seen = seen
+	// Raw samples go to the total only (the intervals would hold a second
+	// copy of every sample).
+	for i, r := range c.raw {
+		if len(r) > 0 {
+			c.total.Series[i].Raw = append(c.total.Series[i].Raw, r...)
+			c.raw[i] = r[:0]
+		}
+	}
 	c.total.End = now
 	if c.opts.KeepIntervals {
 		c.kept = append(c.kept, EncodeInterval(iv))
@@ -106,7 +119,7 @@ func (c *Collector) drainLocked(now time.Time) *Snapshot {
 	}
 	got := make([]bool, len(c.layout.Series))
 	for i, r := range c.recorders {
-		r.finishSwap(tickets[i]).drainInto(iv, c.acc, got, c.geom)
+		r.finishSwap(tickets[i]).drainInto(iv, c.acc, got, c.geom, c.raw)
 	}
 	for i, counts := range c.acc {
 		if got[i] {
@@ -125,6 +138,9 @@ func (c *Collector) Reset(now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.drainLocked(now)
+	for i := range c.raw {
+		c.raw[i] = c.raw[i][:0]
+	}
 	c.resetLocked(now)
 }
 

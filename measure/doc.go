@@ -94,6 +94,14 @@
 //     (Java measures from the series' first operation). Windows without
 //     operations are skipped, as in Java; a series with return codes but no
 //     samples prints Java's "[NAME], 0, NaN".
+//   - measurementtype=histogram, raw and hdrhistogram+histogram|raw print
+//     Java's blocks (OneMeasurementHistogram, OneMeasurementRaw,
+//     TwoInOneMeasurement) from data counted beside the HDR histograms
+//     ([Options].Buckets, Raw): exact sums, squares and extremes, 1 ms
+//     buckets, every raw sample with its completion time. Raw samples are
+//     kept in the collector's total only and are not in the result
+//     document; neither are the buckets, so a merged report prints HDR
+//     blocks.
 //   - Only the JSON array exporter is provided, not Java's stream of
 //     root-level objects, which is not one valid JSON document.
 //   - HdrHistogram logs carry the series' first interval start as start and

@@ -18,6 +18,9 @@ type geometry struct {
 	half      int64 // sub-bucket half count
 	mask      int64 // sub-bucket mask (unit magnitude 0)
 	countsLen int
+	// What recorders keep besides the HDR counts (Options.Buckets, Raw).
+	msBuckets int
+	raw       bool
 }
 
 func newGeometry(highest int64, digits int) geometry {

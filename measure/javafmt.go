@@ -246,3 +246,65 @@ func ordinal(p float64) string {
 	}
 	return s + [...]string{"th", "st", "nd", "rd", "th", "th", "th", "th", "th", "th"}[r]
 }
+
+// FormatJavaFixed renders f as Java's String.format("%.<prec>f", f): the
+// shortest decimal that round-trips (Double.toString's digits) rounded
+// half-up to prec fraction digits, which differs from Go's %.*f (rounding
+// the exact binary value) when those digits end in a 5.
+func FormatJavaFixed(f float64, prec int) string {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		switch {
+		case math.IsNaN(f):
+			return "NaN"
+		case f > 0:
+			return "Infinity"
+		}
+		return "-Infinity"
+	}
+	neg := math.Signbit(f)
+	// Shortest round-trip digits d1 d2 ... dn with value 0.d1d2...dn × 10^exp.
+	e := strconv.FormatFloat(math.Abs(f), 'e', -1, 64) // d.ddddde±x
+	mant, expPart, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expPart)
+	digits := []byte(strings.Replace(mant, ".", "", 1))
+	point := exp + 1 // digits before the decimal point
+	// Pad so that there are point+prec+1 digits to round on.
+	for point < 0 {
+		digits = append([]byte{'0'}, digits...)
+		point++
+	}
+	keep := point + prec
+	for len(digits) <= keep {
+		digits = append(digits, '0')
+	}
+	roundUp := digits[keep] >= '5'
+	digits = digits[:keep]
+	if roundUp {
+		i := len(digits) - 1
+		for ; i >= 0; i-- {
+			if digits[i] < '9' {
+				digits[i]++
+				break
+			}
+			digits[i] = '0'
+		}
+		if i < 0 {
+			digits = append([]byte{'1'}, digits...)
+			point++
+		}
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	if point == 0 {
+		b.WriteByte('0')
+	} else {
+		b.Write(digits[:point])
+	}
+	if prec > 0 {
+		b.WriteByte('.')
+		b.Write(digits[point:])
+	}
+	return b.String()
+}

@@ -77,6 +77,17 @@ type Options struct {
 	// Start is when the first interval begins; zero means time.Now() at
 	// NewCollector.
 	Start time.Time
+	// Buckets, when > 0, makes every series also count its samples in
+	// Buckets buckets 1 ms wide plus one overflow bucket and sum their
+	// squares, as Java YCSB's measurementtype=histogram does
+	// ([Series].Buckets, SumSquares). It costs an atomic add and a
+	// compare-and-swap per sample.
+	Buckets int
+	// Raw keeps every sample with the time it was recorded
+	// (measurementtype=raw; [Series].Raw of [Collector.Total] only, not of
+	// the intervals). It costs a mutex, a clock read and 16 bytes per
+	// sample, and its storage grows (allocates) as samples arrive.
+	Raw bool
 }
 
 const (

@@ -2,9 +2,11 @@ package measure
 
 import (
 	"bufio"
+	"cmp"
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -63,7 +65,54 @@ const (
 	// AverageLatency, Min and Max, the Return= lines, then one
 	// "[NAME], <window start ms>, <average>" line per non-empty window.
 	TimeSeries
+	// Histogram is measurementtype=histogram, Java's OneMeasurementHistogram:
+	// Operations, AverageLatency, LatencyVariance, MinLatency and
+	// MaxLatency (exact; -1 without samples), 95th and 99th percentiles at
+	// 1 ms resolution from the 1 ms buckets (left out when they fall in the
+	// overflow), then the Return= lines. It needs a collector with
+	// [Options].Buckets; a series without buckets prints the HdrHistogram
+	// block.
+	Histogram
+	// Raw is measurementtype=raw, Java's OneMeasurementRaw: Total
+	// Operations, then (unless [LineOptions].NoRawSummary) a summary line,
+	// Average, Min, Max and p1 to p99.99 ranked over the sorted samples,
+	// then the Return= lines. The samples themselves are written with
+	// [WriteRawData]. It needs a collector with [Options].Raw.
+	Raw
+	// HdrAndHistogram is measurementtype=hdrhistogram+histogram: per
+	// series an HdrHistogram block named "Hdr<NAME>" (with the Return=
+	// lines) and a Histogram block named "Bucket<NAME>" (without).
+	HdrAndHistogram
+	// HdrAndRaw is measurementtype=hdrhistogram+raw: "Hdr<NAME>" and
+	// "Raw<NAME>" blocks.
+	HdrAndRaw
 )
+
+// ParseType returns the Type of a measurementtype value.
+func ParseType(s string) (Type, bool) {
+	switch s {
+	case "hdrhistogram":
+		return HdrHistogram, true
+	case "timeseries":
+		return TimeSeries, true
+	case "histogram":
+		return Histogram, true
+	case "raw":
+		return Raw, true
+	case "hdrhistogram+histogram":
+		return HdrAndHistogram, true
+	case "hdrhistogram+raw":
+		return HdrAndRaw, true
+	}
+	return HdrHistogram, false
+}
+
+// Buckets reports whether t reports 1 ms buckets (collect with
+// [Options].Buckets).
+func (t Type) Buckets() bool { return t == Histogram || t == HdrAndHistogram }
+
+// Raw reports whether t reports raw samples (collect with [Options].Raw).
+func (t Type) Raw() bool { return t == Raw || t == HdrAndRaw }
 
 // DefaultPercentiles is hdrhistogram.percentiles' default in Java YCSB
 // master (0.17.0 used 95,99).
@@ -111,7 +160,12 @@ type LineOptions struct {
 	// "[NAME], <value>, <count>" line per recorded histogram bucket
 	// (measurement.histogram.verbose): the bucket's highest equivalent value
 	// (capped at 2^31-1 as Java's int) and its count printed as a double.
+	// After a histogram block it adds "[NAME], <i>, <count>" for every 1 ms
+	// bucket and "[NAME], ><buckets>, <overflow>", as Java does.
 	Verbose bool
+	// NoRawSummary leaves the summary lines out of raw blocks
+	// (measurement.raw.no_summary).
+	NoRawSummary bool
 	// Extra lines are written after the OVERALL (and GC) lines and before
 	// the measurement blocks, where Java puts its optional JVM lines. Use
 	// them for facts Java lacks, such as warm-up information; the default
@@ -157,15 +211,32 @@ func Lines(s *Snapshot, o LineOptions) []Line {
 		switch o.Type {
 		case TimeSeries:
 			lines = appendTimeSeriesBlock(lines, s, name, ser, gran)
+		case Histogram:
+			lines = appendHistogramBlock(lines, s, name, ser, pcts, o.Verbose, true)
+		case Raw:
+			lines = appendRawBlock(lines, s, name, ser, o.NoRawSummary, true)
+		case HdrAndHistogram:
+			lines = appendHdrVerbose(lines, s, "Hdr"+name, ser, pcts, o.Verbose)
+			lines = appendHistogramBlock(lines, s, "Bucket"+name, ser, pcts, o.Verbose, false)
+		case HdrAndRaw:
+			lines = appendHdrVerbose(lines, s, "Hdr"+name, ser, pcts, o.Verbose)
+			lines = appendRawBlock(lines, s, "Raw"+name, ser, o.NoRawSummary, false)
 		default:
-			lines = appendHdrBlock(lines, s, name, ser, pcts)
-			if o.Verbose && ser.Count() > 0 {
-				for _, b := range ser.Hist.Distribution() {
-					if b.Count != 0 {
-						v := min(b.To, math.MaxInt32)
-						lines = append(lines, Line{name, strconv.FormatInt(v, 10), Float(float64(b.Count))})
-					}
-				}
+			lines = appendHdrVerbose(lines, s, name, ser, pcts, o.Verbose)
+		}
+	}
+	return lines
+}
+
+// appendHdrVerbose is the hdrhistogram block with, when verbose, its
+// bucket lines.
+func appendHdrVerbose(lines []Line, s *Snapshot, name string, ser *Series, pcts []float64, verbose bool) []Line {
+	lines = appendHdrBlock(lines, s, name, ser, pcts)
+	if verbose && ser.Count() > 0 {
+		for _, b := range ser.Hist.Distribution() {
+			if b.Count != 0 {
+				v := min(b.To, math.MaxInt32)
+				lines = append(lines, Line{name, strconv.FormatInt(v, 10), Float(float64(b.Count))})
 			}
 		}
 	}
@@ -189,6 +260,118 @@ func appendHdrBlock(lines []Line, s *Snapshot, name string, ser *Series, pcts []
 		lines = append(lines, Line{name, ordinal(pcts[i]) + "PercentileLatency(us)", Int(v)})
 	}
 	return appendReturnLines(lines, s, name, ser)
+}
+
+// appendHistogramBlock is Java's OneMeasurementHistogram export; codes
+// says whether the block carries the Return= lines (not the second half
+// of hdrhistogram+histogram, whose return codes Java gives the first).
+func appendHistogramBlock(lines []Line, s *Snapshot, name string, ser *Series, pcts []float64, verbose, codes bool) []Line {
+	n := ser.Count()
+	if n > 0 && ser.Buckets == nil {
+		return appendHdrVerbose(lines, s, name, ser, pcts, verbose) // no bucket data (a merged document)
+	}
+	mean := float64(ser.SumMicros) / float64(n)
+	variance := ser.SumSquares/float64(n) - mean*mean
+	minV, maxV := ser.MinMicros, ser.MaxMicros
+	if n == 0 {
+		minV, maxV = -1, -1
+	}
+	lines = append(lines,
+		Line{name, "Operations", Int(n)},
+		Line{name, "AverageLatency(us)", Float(mean)},
+		Line{name, "LatencyVariance(us)", Float(variance)},
+		Line{name, "MinLatency(us)", Int(minV)},
+		Line{name, "MaxLatency(us)", Int(maxV)},
+	)
+	buckets := len(ser.Buckets) - 1 // the last one is the overflow
+	var cum int64
+	done95 := false
+	for i := 0; i < buckets; i++ {
+		cum += ser.Buckets[i]
+		share := float64(cum) / float64(n)
+		if !done95 && share >= 0.95 {
+			lines = append(lines, Line{name, "95thPercentileLatency(us)", Int(int64(i) * 1000)})
+			done95 = true
+		}
+		if share >= 0.99 {
+			lines = append(lines, Line{name, "99thPercentileLatency(us)", Int(int64(i) * 1000)})
+			break
+		}
+	}
+	if codes {
+		lines = appendReturnLines(lines, s, name, ser)
+	}
+	if verbose && buckets >= 0 {
+		for i := 0; i < buckets; i++ {
+			lines = append(lines, Line{name, strconv.Itoa(i), Int(ser.Buckets[i])})
+		}
+		lines = append(lines, Line{name, ">" + strconv.Itoa(buckets), Int(ser.Buckets[buckets])})
+	}
+	return lines
+}
+
+// rawRanks are the quantiles of Java's OneMeasurementRaw summary.
+var rawRanks = []struct {
+	label string
+	q     float64
+}{{"p1", 0.01}, {"p5", 0.05}, {"p50", 0.5}, {"p90", 0.9}, {"p95", 0.95}, {"p99", 0.99}, {"p99.9", 0.999}, {"p99.99", 0.9999}}
+
+// appendRawBlock is Java's OneMeasurementRaw export (its data lines are
+// [WriteRawData]'s).
+func appendRawBlock(lines []Line, s *Snapshot, name string, ser *Series, noSummary, codes bool) []Line {
+	n := len(ser.Raw)
+	lines = append(lines, Line{name, "Total Operations", Int(int64(n))})
+	if n > 0 && !noSummary {
+		sorted := make([]int64, n)
+		var total int64
+		for i, r := range ser.Raw {
+			sorted[i] = r.Micros
+			total += r.Micros
+		}
+		slices.Sort(sorted)
+		lines = append(lines,
+			Line{name, "Below is a summary of latency in microseconds:", Int(-1)},
+			Line{name, "Average", Float(float64(total) / float64(n))},
+			Line{name, "Min", Int(sorted[0])},
+			Line{name, "Max", Int(sorted[n-1])},
+		)
+		for _, r := range rawRanks {
+			lines = append(lines, Line{name, r.label, Int(sorted[int(float64(n)*r.q)])})
+		}
+	}
+	if codes {
+		lines = appendReturnLines(lines, s, name, ser)
+	}
+	return lines
+}
+
+// WriteRawData writes the raw samples of every active series of s, in
+// report order, as Java's OneMeasurementRaw does before its report lines:
+// "<NAME> latency raw data: op, timestamp(ms), latency(us)", then one
+// "<NAME>,<Unix ms at completion>,<µs>" line per sample. Samples are written
+// in completion order (Java's, as far as the clock tells: gobench's
+// recorders are merged, so ties in the millisecond keep recording order).
+// prefix is put before each name ("Raw" for hdrhistogram+raw).
+func WriteRawData(w io.Writer, s *Snapshot, prefix string) error {
+	bw := bufio.NewWriter(w)
+	var line []byte
+	for _, i := range s.mapOrder() {
+		name := prefix + s.Layout.Series[i]
+		bw.WriteString(name)
+		bw.WriteString(" latency raw data: op, timestamp(ms), latency(us)\n")
+		raw := slices.Clone(s.Series[i].Raw)
+		slices.SortStableFunc(raw, func(a, b RawSample) int { return cmp.Compare(a.UnixMilli, b.UnixMilli) })
+		for _, r := range raw {
+			line = append(line[:0], name...)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, r.UnixMilli, 10)
+			line = append(line, ',')
+			line = strconv.AppendInt(line, r.Micros, 10)
+			line = append(line, '\n')
+			bw.Write(line)
+		}
+	}
+	return bw.Flush()
 }
 
 func appendTimeSeriesBlock(lines []Line, s *Snapshot, name string, ser *Series, gran time.Duration) []Line {

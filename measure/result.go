@@ -44,6 +44,25 @@ type Document struct {
 	// ClientSaturated is set when the client itself may have limited the
 	// run (its CPU, its run queue, its scheduler or a missed -target).
 	ClientSaturated bool `json:"client_saturated,omitempty"`
+	// OpenLoop is an open loop's arrival statistics (gobench.arrival); nil
+	// for YCSB's closed loop and in a merged document.
+	OpenLoop *OpenLoopRecord `json:"open_loop,omitempty"`
+}
+
+// OpenLoopRecord is what an open loop measured besides latencies, as the
+// report's [OVERALL] lines give it: the arrival process, the rates offered
+// and achieved, the operations started, the queue of arrivals waiting for
+// a free thread (peak, time mean), the starts more than 1 ms after their
+// arrival and the arrivals due that never started.
+type OpenLoopRecord struct {
+	Arrival   string  `json:"arrival"`
+	Offered   float64 `json:"offered_ops_per_sec"`
+	Achieved  float64 `json:"achieved_ops_per_sec"`
+	Started   int64   `json:"started"`
+	PeakQueue int64   `json:"peak_queue"`
+	MeanQueue float64 `json:"mean_queue"`
+	Late      int64   `json:"started_late"`
+	Unstarted int64   `json:"unstarted"`
 }
 
 // SeriesDocument is one series of a [Document]: the exact data in the embedded

@@ -47,6 +47,16 @@ type Series struct {
 	// Windows has one entry per interval in which the series had samples,
 	// in time order (the data behind measurementtype=timeseries).
 	Windows []Window
+	// Buckets and SumSquares are set when the collector counted 1 ms
+	// buckets ([Options].Buckets, measurementtype=histogram): Buckets[i]
+	// counts the samples of i ms up to i+1 ms (exclusive), the last entry
+	// those beyond; SumSquares is the sum of the squared samples (µs²).
+	Buckets    []int64
+	SumSquares float64
+	// Raw holds every sample in the order recorded, in a collector's total
+	// with [Options].Raw (measurementtype=raw). Treat it as read-only: clones
+	// share it.
+	Raw []RawSample
 }
 
 // Window is the sample count and exact latency sum of one series in one
@@ -191,6 +201,11 @@ func (s *Snapshot) Clone() *Snapshot {
 		dst.SumMicros, dst.MinMicros, dst.MaxMicros = src.SumMicros, src.MinMicros, src.MaxMicros
 		copy(dst.Codes, src.Codes)
 		dst.Windows = slices.Clone(src.Windows)
+		dst.Buckets = slices.Clone(src.Buckets)
+		dst.SumSquares = src.SumSquares
+		// Shared, with the capacity cut so that an append to either copy
+		// reallocates instead of writing into the other's array.
+		dst.Raw = src.Raw[:len(src.Raw):len(src.Raw)]
 	}
 	return c
 }
@@ -255,6 +270,18 @@ func (s *Series) merge(o *Series, codeMap []int) error {
 			s.MaxMicros = max(s.MaxMicros, o.MaxMicros)
 		}
 		s.SumMicros += o.SumMicros
+		s.SumSquares += o.SumSquares
+		if o.Buckets != nil {
+			if len(s.Buckets) < len(o.Buckets) {
+				s.Buckets = append(s.Buckets, make([]int64, len(o.Buckets)-len(s.Buckets))...)
+			}
+			for i, n := range o.Buckets {
+				s.Buckets[i] += n
+			}
+		}
+		if len(o.Raw) > 0 {
+			s.Raw = append(s.Raw[:len(s.Raw):len(s.Raw)], o.Raw...)
+		}
 		if s.Hist == nil {
 			s.Hist = o.Hist.Clone()
 		} else if dropped := s.Hist.Merge(o.Hist); dropped != 0 {

@@ -29,8 +29,10 @@ type StatusLine struct {
 	// unlimited, which leaves out the completion estimate.
 	Remaining int64
 	// Type selects the per-series summary: HdrHistogram gives
-	// "[READ: Count=.., Max=.., ...]", TimeSeries gives
-	// "[READ AverageLatency(us)=..]".
+	// "[READ: Count=.., Max=.., ...]", TimeSeries and Histogram give
+	// "[READ AverageLatency(us)=..]", Raw "READ count: .., average
+	// latency(us): ..", and the hdrhistogram+ types both, a newline
+	// between (Java's TwoInOneMeasurement).
 	Type Type
 }
 
@@ -130,12 +132,23 @@ func formatRemaining(seconds int64) string {
 
 // summary renders one series' part of the status line.
 func summary(t Type, name string, s *Series) string {
-	if t == TimeSeries {
+	switch t {
+	case TimeSeries, Histogram:
 		n := s.Count()
 		if n == 0 {
 			return ""
 		}
 		return "[" + name + " AverageLatency(us)=" + FormatDecimal2(float64(s.SumMicros)/float64(n)) + "]"
+	case Raw:
+		n := s.Count()
+		if n == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%s count: %d, average latency(us): %s", name, n, FormatJavaFixed(float64(s.SumMicros)/float64(n), 2))
+	case HdrAndHistogram:
+		return summary(HdrHistogram, "Hdr"+name, s) + "\n" + summary(Histogram, "Bucket"+name, s)
+	case HdrAndRaw:
+		return summary(HdrHistogram, "Hdr"+name, s) + "\n" + summary(Raw, "Raw"+name, s)
 	}
 	mean, _ := s.Mean() // 0 when empty, as HdrHistogram 2.1.12
 	var b strings.Builder

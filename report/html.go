@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"sort"
+	"strconv"
 )
 
 type htmlFigure struct {
@@ -31,16 +32,21 @@ type htmlRun struct {
 }
 
 type htmlStep struct {
-	Threads                int
+	Threads                string // the thread count, or the target of a rate sweep
 	Throughput             string
 	P50, P99, P999, Errors int64
 	Knee, Saturated        bool
+	// An open-loop step's achieved rate, peak queue and late starts;
+	// "" in a closed-loop step of a sweep that has open-loop ones.
+	Achieved, Queue, Late string
 }
 
 type htmlPage struct {
 	Title    string
 	Warnings []string
 	Sweep    []htmlStep
+	SweepBy  string // "threads" or "target (ops/s)"
+	OpenLoop bool   // some step is an open loop: the queue columns
 	Runs     []htmlRun
 	Figures  []htmlFigure
 	Text     string
@@ -58,8 +64,19 @@ func WriteHTML(w io.Writer, d *Page) error {
 	if pg.Title == "" {
 		pg.Title = "gobench report"
 	}
+	pg.SweepBy = "threads"
 	for i, s := range d.Sweep {
-		pg.Sweep = append(pg.Sweep, htmlStep{s.Threads, fmt.Sprintf("%.1f", s.Throughput), s.Summary.P50, s.Summary.P99, s.Summary.P999, s.Summary.Errors, i == d.Knee, s.ClientSaturated})
+		x := strconv.Itoa(s.Threads)
+		if s.Target > 0 {
+			x, pg.SweepBy = strconv.FormatFloat(s.Target, 'f', -1, 64), "target (ops/s)"
+		}
+		st := htmlStep{Threads: x, Throughput: fmt.Sprintf("%.1f", s.Throughput), P50: s.Summary.P50, P99: s.Summary.P99, P999: s.Summary.P999,
+			Errors: s.Summary.Errors, Knee: i == d.Knee, Saturated: s.ClientSaturated}
+		if ol := s.OpenLoop; ol != nil {
+			pg.OpenLoop = true
+			st.Achieved, st.Queue, st.Late = fmt.Sprintf("%.1f", ol.Achieved), strconv.FormatInt(ol.PeakQueue, 10), strconv.FormatInt(ol.Late, 10)
+		}
+		pg.Sweep = append(pg.Sweep, st)
 	}
 	for _, r := range d.Runs {
 		pg.Runs = append(pg.Runs, htmlRunOf(r))
@@ -112,9 +129,9 @@ pre{background:#f6f6f6;padding:1em;overflow:auto}
 </style></head><body>
 <h1>{{.Title}}</h1>
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>
-{{end}}{{if .Sweep}}<h2>Thread sweep</h2>
-<table><tr><th>threads</th><th>ops/s</th><th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>errors</th><th></th></tr>
-{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td><td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee{{end}}{{if and .Knee .Saturated}}; {{end}}{{if .Saturated}}client saturated{{end}}</td></tr>
+{{end}}{{if .Sweep}}<h2>Sweep by {{.SweepBy}}</h2>
+<table><tr><th>{{.SweepBy}}</th><th>ops/s</th>{{if .OpenLoop}}<th>achieved rate (ops/s)</th><th>peak queue</th><th>started late (&gt;1 ms)</th>{{end}}<th>p50 (µs)</th><th>p99 (µs)</th><th>p99.9 (µs)</th><th>errors</th><th></th></tr>
+{{$open := .OpenLoop}}{{range .Sweep}}<tr{{if .Knee}} class="knee"{{end}}><td>{{.Threads}}</td><td>{{.Throughput}}</td>{{if $open}}<td>{{.Achieved}}</td><td>{{.Queue}}</td><td>{{.Late}}</td>{{end}}<td>{{.P50}}</td><td>{{.P99}}</td><td>{{.P999}}</td><td>{{.Errors}}</td><td>{{if .Knee}}knee{{end}}{{if and .Knee .Saturated}}; {{end}}{{if .Saturated}}client saturated{{end}}</td></tr>
 {{end}}</table>
 {{end}}{{range .Runs}}<h2>{{.Name}}</h2>
 {{range .Warnings}}<div class="warn">⚠ {{.}}</div>

@@ -278,9 +278,24 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 	tp := make(plotter.XYs, len(steps))
 	lat := make(plotter.XYs, len(steps))
 	var maxV float64
+	// A rate sweep (every step with a Target) plots against the target.
+	byRate := len(steps) > 0
+	for _, s := range steps {
+		byRate = byRate && s.Target > 0
+	}
+	xOf := func(s SweepStep) float64 {
+		if byRate {
+			return s.Target
+		}
+		return float64(s.Threads)
+	}
+	xName, by := "threads", "by threads"
+	if byRate {
+		xName, by = "target (ops/s)", "by target rate"
+	}
 	for i, s := range steps {
-		tp[i] = plotter.XY{X: float64(s.Threads), Y: s.Throughput}
-		lat[i] = plotter.XY{X: float64(s.Threads), Y: float64(s.Summary.P99)}
+		tp[i] = plotter.XY{X: xOf(s), Y: s.Throughput}
+		lat[i] = plotter.XY{X: xOf(s), Y: float64(s.Summary.P99)}
 		maxV = math.Max(maxV, float64(s.Summary.P99))
 	}
 	div, unit := latencyUnit(maxV)
@@ -288,15 +303,15 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 		lat[i].Y /= div
 	}
 	mk := func(title, y string, pts plotter.XYs, color int) (*plot.Plot, error) {
-		p := newPlot(title, "threads", y)
+		p := newPlot(title, xName, y)
 		if color == 0 { // throughput flattens to the right: legend bottom right
 			p.Legend.Top, p.Legend.Left = false, false
 		}
-		if len(steps) > 1 && steps[0].Threads > 0 && steps[len(steps)-1].Threads >= 10*steps[0].Threads {
+		if first, last := pts[0].X, pts[len(pts)-1].X; len(steps) > 1 && first > 0 && last >= 10*first {
 			p.X.Scale = plot.LogScale{}
 			p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 			// Room for the markers at both ends.
-			p.X.Min, p.X.Max = float64(steps[0].Threads)/1.25, float64(steps[len(steps)-1].Threads)*1.25
+			p.X.Min, p.X.Max = first/1.25, last*1.25
 		}
 		l, sc, err := plotter.NewLinePoints(pts)
 		if err != nil {
@@ -315,15 +330,19 @@ func SweepPlots(steps []SweepStep, knee int) (tput, p99 *plot.Plot, err error) {
 			k.Radius = vg.Points(8)
 			k.Color = color2red
 			p.Add(k)
-			p.Legend.Add(fmt.Sprintf("knee (%d threads)", steps[knee].Threads), k)
+			if byRate {
+				p.Legend.Add(fmt.Sprintf("knee (%s ops/s)", strconv.FormatFloat(steps[knee].Target, 'f', -1, 64)), k)
+			} else {
+				p.Legend.Add(fmt.Sprintf("knee (%d threads)", steps[knee].Threads), k)
+			}
 		}
 		p.Y.Min = 0
 		return p, nil
 	}
-	if tput, err = mk("Throughput by threads", "throughput (ops/s)", tp, 0); err != nil {
+	if tput, err = mk("Throughput "+by, "throughput (ops/s)", tp, 0); err != nil {
 		return nil, nil, err
 	}
-	if p99, err = mk("p99 latency by threads", "p99 "+unit, lat, 1); err != nil {
+	if p99, err = mk("p99 latency "+by, "p99 "+unit, lat, 1); err != nil {
 		return nil, nil, err
 	}
 	return tput, p99, nil

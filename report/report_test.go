@@ -202,3 +202,38 @@ func TestSpectrumTickLabels(t *testing.T) {
 		t.Errorf("spectrum ticks up to 1/(1-q) = 2e6: %s", s)
 	}
 }
+
+// A rate sweep of open loops (issue 14): the page's sweep table is by
+// target and has the achieved rate, peak queue and late starts of every
+// step; a closed-loop thread sweep's table has none of those columns.
+func TestWriteHTMLRateSweepQueueColumns(t *testing.T) {
+	r := fakeRun(t, 2)
+	steps := []SweepStep{
+		{Threads: 2, Target: 100, Throughput: 99.5, Summary: Summary{P50: 5000, P99: 5100}, OpenLoop: &OpenLoopStep{Offered: 100, Achieved: 100, PeakQueue: 1, Late: 0}},
+		{Threads: 2, Target: 2000, Throughput: 398.2, Summary: Summary{P50: 90000, P99: 180000}, OpenLoop: &OpenLoopStep{Offered: 2000, Achieved: 399.1, PeakQueue: 161, Late: 197}},
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, &Page{Runs: []Run{r, r}, Sweep: steps, Knee: -1}); err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(b.String())
+	for _, want := range []string{
+		"<h2>Sweep by target (ops/s)</h2>",
+		"<th>achieved rate (ops/s)</th><th>peak queue</th><th>started late (>1 ms)</th>",
+		"<td>100</td><td>99.5</td><td>100.0</td><td>1</td><td>0</td><td>5000</td>",
+		"<td>2000</td><td>398.2</td><td>399.1</td><td>161</td><td>197</td><td>90000</td>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	b.Reset()
+	closed := []SweepStep{{Threads: 1, Throughput: 100}, {Threads: 4, Throughput: 390}}
+	if err := WriteHTML(&b, &Page{Runs: []Run{r, r}, Sweep: closed, Knee: -1}); err != nil {
+		t.Fatal(err)
+	}
+	page = html.UnescapeString(b.String())
+	if !strings.Contains(page, "<h2>Sweep by threads</h2>") || !strings.Contains(page, "<td>4</td><td>390.0</td><td>0</td>") || strings.Contains(page, "peak queue") {
+		t.Errorf("closed-loop sweep table:\n%s", page[strings.Index(page, "<h2>Sweep"):strings.Index(page, "</table>")])
+	}
+}

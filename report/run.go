@@ -70,14 +70,37 @@ func (r *Run) operations() []string {
 	return out
 }
 
-// SweepStep is one step of a thread sweep.
+// SweepStep is one step of a thread sweep, or of a rate sweep (Target > 0:
+// the step's -target, at the same Threads in every step).
 type SweepStep struct {
 	Threads    int
+	Target     float64 // ops/s; 0 in a thread sweep
 	Throughput float64 // ops/s
 	Summary    Summary
 	// ClientSaturated: the client itself may have limited this step, so
 	// its figures understate the system under test.
 	ClientSaturated bool
+	// OpenLoop is what an open-loop step (gobench.arrival) measured
+	// besides latencies; nil for a closed loop.
+	OpenLoop *OpenLoopStep
+}
+
+// OpenLoopStep is an open-loop step's queueing: the rate its workers
+// achieved against the one offered, the most arrivals waiting at once
+// and the operations that started more than 1 ms after their arrival.
+type OpenLoopStep struct {
+	Offered, Achieved float64 // ops/s
+	PeakQueue         int64
+	Late              int64
+}
+
+// OpenLoopOf is the sweep step's view of a result document's open loop;
+// nil for a closed loop.
+func OpenLoopOf(r *measure.OpenLoopRecord) *OpenLoopStep {
+	if r == nil {
+		return nil
+	}
+	return &OpenLoopStep{Offered: r.Offered, Achieved: r.Achieved, PeakQueue: r.PeakQueue, Late: r.Late}
 }
 
 // Knee returns the index of the knee of a sweep: the first step after

@@ -17,12 +17,15 @@ type Output struct {
 	Status                bool          // status (-s): a status line every StatusInterval
 	StatusInterval        time.Duration // status.interval
 	Label                 string        // label: the status line's prefix
-	MeasurementType       string        // measurementtype: hdrhistogram, histogram, timeseries
+	MeasurementType       string        // measurementtype: hdrhistogram, histogram, timeseries, raw, hdrhistogram+histogram, hdrhistogram+raw
 	Percentiles           []float64     // hdrhistogram.percentiles
 	HdrFileOutput         bool          // hdrhistogram.fileoutput
 	HdrOutputPath         string        // hdrhistogram.output.path
 	TimeseriesGranularity time.Duration // timeseries.granularity
 	HistogramBuckets      int           // histogram.buckets
+	HistogramVerbose      bool          // measurement.histogram.verbose: every bucket in the report
+	RawOutputFile         string        // measurement.raw.output_file: where raw samples go ("" = stdout; appended to)
+	RawNoSummary          bool          // measurement.raw.no_summary
 	Exporter              string        // exporter: text, json (gobench's result document), jsonarray
 	ExportFile            string        // exportfile ("" = stdout)
 	Prometheus            string        // gobench.prometheus: address to serve /metrics on ("" = off)
@@ -62,7 +65,15 @@ func decodeCommon(d *props.Decoder) (engine.Settings, Output, float64, []string,
 		s.SeedSet = true
 	}
 	s.SpinSleep = d.Bool("spin.sleep", s.SpinSleep)
+	if a := d.Enum("gobench.arrival", "closed", "closed", engine.ArrivalConstant, engine.ArrivalPoisson); a != "closed" {
+		s.Arrival = a
+	}
+	if _, ok := d.Lookup("measurement.interval"); !ok && s.OpenLoop() {
+		// An open loop measures what its clients see: from arrival.
+		s.MeasurementInterval = "intended"
+	}
 	s.MeasurementInterval = d.Enum("measurement.interval", s.MeasurementInterval, "op", "intended", "both")
+	s.ScanLatencyPerRecord = d.Bool("gobench.scanlatencyperrecord", s.ScanLatencyPerRecord)
 	s.ReportLatencyPerError = d.Bool("reportlatencyforeacherror", s.ReportLatencyPerError)
 	if v := d.String("latencytrackederrors", ""); v != "" {
 		for _, e := range strings.Split(strings.Trim(v, `"`), ",") {
@@ -77,12 +88,21 @@ func decodeCommon(d *props.Decoder) (engine.Settings, Output, float64, []string,
 	o.Status = d.Bool("status", o.Status)
 	o.StatusInterval = d.Duration("status.interval", o.StatusInterval, time.Second)
 	o.Label = d.String("label", o.Label)
-	o.MeasurementType = d.Enum("measurementtype", o.MeasurementType, "hdrhistogram", "histogram", "timeseries")
+	o.MeasurementType = d.Enum("measurementtype", o.MeasurementType, "hdrhistogram", "histogram", "timeseries", "raw", "hdrhistogram+histogram", "hdrhistogram+raw")
 	o.Percentiles = d.Floats("hdrhistogram.percentiles", o.Percentiles)
 	o.HdrFileOutput = d.Bool("hdrhistogram.fileoutput", o.HdrFileOutput)
 	o.HdrOutputPath = d.String("hdrhistogram.output.path", o.HdrOutputPath)
 	o.TimeseriesGranularity = d.Duration("timeseries.granularity", o.TimeseriesGranularity, time.Millisecond)
 	o.HistogramBuckets = d.Int("histogram.buckets", o.HistogramBuckets)
+	o.HistogramVerbose = d.Bool("measurement.histogram.verbose", o.HistogramVerbose)
+	o.RawOutputFile = d.String("measurement.raw.output_file", o.RawOutputFile)
+	o.RawNoSummary = d.Bool("measurement.raw.no_summary", o.RawNoSummary)
+	switch o.MeasurementType {
+	case "histogram", "hdrhistogram+histogram":
+		s.Buckets = o.HistogramBuckets
+	case "raw", "hdrhistogram+raw":
+		s.Raw = true
+	}
 	if v, ok := d.Lookup("exporter"); ok {
 		if e, ok := exporters[v.Value]; ok {
 			o.Exporter = e
@@ -98,9 +118,6 @@ func decodeCommon(d *props.Decoder) (engine.Settings, Output, float64, []string,
 	if v, ok := d.Lookup("measurement.trackjvm"); ok && strings.TrimSpace(v.Value) == "true" {
 		notes = append(notes, fmt.Sprintf("measurement.trackjvm=%s (%s) has no effect: JVM statistics; gobench reports Go's GC in the report's GC lines", v.Value, v.Where()))
 	}
-	if o.MeasurementType == "histogram" {
-		notes = append(notes, "measurementtype=histogram: reported as hdrhistogram blocks (exact percentiles instead of 1 ms buckets)")
-	}
 
 	var errs []error
 	bad := func(key string, val any, why string) {
@@ -113,6 +130,9 @@ func decodeCommon(d *props.Decoder) (engine.Settings, Output, float64, []string,
 		if p <= 0 || p > 100 {
 			bad("hdrhistogram.percentiles", p, "each percentile must be in (0, 100]")
 		}
+	}
+	if o.HistogramBuckets < 1 {
+		bad("histogram.buckets", o.HistogramBuckets, "must be at least 1")
 	}
 	if o.TimeseriesGranularity <= 0 {
 		bad("timeseries.granularity", o.TimeseriesGranularity, "must be > 0 (milliseconds)")

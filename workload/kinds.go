@@ -10,12 +10,14 @@ import (
 	"github.com/gobench/gobench/workload/hive"
 	"github.com/gobench/gobench/workload/kafkaperf"
 	"github.com/gobench/gobench/workload/netperf"
+	"github.com/gobench/gobench/workload/timeseries"
 )
 
 // kinds is every workload kind the workload property may name, in the order
 // listings show them. Adding a kind is adding its package's Kind here.
 var kinds = []engine.Kind{
 	core.Kind,
+	timeseries.Kind,
 	dfsio.Kind,
 	kafkaperf.ProduceKind,
 	kafkaperf.ConsumeKind,
@@ -57,5 +59,5 @@ func kindNames() string {
 	for _, k := range kinds {
 		n = append(n, k.Name)
 	}
-	return strings.Join(n, ", ") + " (core is also site.ycsb.workloads.CoreWorkload)"
+	return strings.Join(n, ", ") + " (core is also site.ycsb.workloads.CoreWorkload, timeseries site.ycsb.workloads.TimeSeriesWorkload)"
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_template dfsio_write dfsio_read kafka_produce kafka_consume
+//go:embed workloada workloadb workloadc workloadd workloade workloadf workload_template tsworkload_template tsworkloada dfsio_write dfsio_read kafka_produce kafka_consume
 var files embed.FS
 
 // Info describes a shipped workload.
@@ -30,6 +30,8 @@ var shipped = []Info{
 	{Name: "workloade", Purpose: "short ranges: 95 % scans of 1-100 records, 5 % inserts (threaded conversations)"},
 	{Name: "workloadf", Purpose: "read-modify-write: 50 % reads, 50 % read-modify-writes, zipfian (a user database)"},
 	{Name: "workload_template", Purpose: "every core property with its default, for copying"},
+	{Name: "tsworkload_template", Purpose: "YCSB's TimeSeriesWorkload: every property with its default, for copying"},
+	{Name: "tsworkloada", Purpose: "time series: 64 metrics x 16 tag combinations, 90 % inserts, 10 % hour-long reads"},
 	{Name: "dfsio_write", Purpose: "TestDFSIO -write: 4 files of 1 GB, one worker each", DB: "hdfs"},
 	{Name: "dfsio_read", Purpose: "TestDFSIO -read of dfsio_write's files", DB: "hdfs"},
 	{Name: "kafka_produce", Purpose: "Kafka producer perf: 1 000 000 records of 1 KB at full speed", DB: "kafka"},

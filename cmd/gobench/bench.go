@@ -203,8 +203,12 @@ func writeBenchReport(plan *workload.Plan, o *outcome, stdout io.Writer) error {
 	out := plan.Output
 	lines := measure.Lines(o.res.Snapshot, measure.LineOptions{
 		RunTime: o.res.RunTime, Percentiles: out.Percentiles, Type: measureType(out),
-		Granularity: out.TimeseriesGranularity, GC: &o.gc,
+		Granularity: out.TimeseriesGranularity, GC: &o.gc, Extra: o.res.ReportLines(),
+		Verbose: out.HistogramVerbose, NoRawSummary: out.RawNoSummary,
 	})
+	if err := writeRawData(out, o.res.Snapshot, stdout); err != nil {
+		return err
+	}
 	var doc *measure.Document
 	if out.Exporter == "json" {
 		var err error
@@ -226,14 +230,43 @@ func resultDocument(plan *workload.Plan, o *outcome) (*measure.Document, error) 
 	}
 	doc.ClientSaturated = o.verdict.Saturated
 	doc.Warnings = append(doc.Warnings, o.verdict.Warnings()...)
+	if ol := o.res.OpenLoop; ol != nil {
+		doc.OpenLoop = ol.Record()
+		if w := ol.Warning(); w != "" {
+			doc.Warnings = append(doc.Warnings, w)
+		}
+	}
 	return doc, nil
 }
 
 func measureType(o workload.Output) measure.Type {
-	if o.MeasurementType == "timeseries" {
-		return measure.TimeSeries
+	t, _ := measure.ParseType(o.MeasurementType)
+	return t
+}
+
+// writeRawData writes measurementtype=raw's samples before the report, as
+// Java does: to measurement.raw.output_file (appended to) or stdout.
+func writeRawData(o workload.Output, s *measure.Snapshot, stdout io.Writer) error {
+	t := measureType(o)
+	if !t.Raw() {
+		return nil
 	}
-	return measure.HdrHistogram
+	prefix := ""
+	if t == measure.HdrAndRaw {
+		prefix = "Raw"
+	}
+	if o.RawOutputFile == "" {
+		return measure.WriteRawData(stdout, s, prefix)
+	}
+	fh, err := os.OpenFile(o.RawOutputFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("measurement.raw.output_file: %w", err)
+	}
+	if err := measure.WriteRawData(fh, s, prefix); err != nil {
+		fh.Close()
+		return fmt.Errorf("measurement.raw.output_file %s: %w", o.RawOutputFile, err)
+	}
+	return fh.Close()
 }
 
 // writeReport writes the final report with the chosen exporter, to stdout or

@@ -60,7 +60,8 @@ func reportCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			if err != nil {
 				return usageErr(fmt.Errorf("report -sweep: %s has no threadcount in its configuration", p))
 			}
-			doc.Sweep = append(doc.Sweep, rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.doc.ClientSaturated})
+			doc.Sweep = append(doc.Sweep, rep.SweepStep{Threads: n, Throughput: c.doc.Throughput, Summary: rep.Summarize(c.total), ClientSaturated: c.doc.ClientSaturated,
+				OpenLoop: rep.OpenLoopOf(c.doc.OpenLoop)})
 		}
 	}
 	if *sweep {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gobench/gobench/measure"
 	rep "github.com/gobench/gobench/report"
 )
 
@@ -28,6 +29,8 @@ func TestParseSweepArgs(t *testing.T) {
 		{[]string{"-threads", "0"}, nil, "", nil, `"0" is not a thread count`},
 		{[]string{"-threads", "1", "-format", "gif"}, nil, "", nil, "png, svg"},
 		{[]string{"-threads"}, nil, "", nil, "needs a value"},
+		{[]string{"-target", "100,x"}, nil, "", nil, `"x" is not a rate`},
+		{[]string{"-target", "100,200", "-threads", "2,4"}, nil, "", nil, "sweep one of them"},
 	}
 	for _, c := range cases {
 		a, err := parseSweepArgs(c.args)
@@ -102,3 +105,71 @@ func TestSweepOnPebble(t *testing.T) {
 		}
 	}
 }
+
+// A rate sweep (issue 14): one step per -target, open loops on the basic
+// driver whose 2 threads serve at most 400 ops/s (5 ms per operation), so
+// the highest rate queues: its p99 (from arrival) is far above the
+// lowest's, and the table and the page show its queue and late starts.
+func TestSweepByTarget(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errs := gobench(t, context.Background(), "sweep", "-target", "100,200,2000", "-threads", "2", "-db", "basic",
+		"-w", "workloada", "-p", "operationcount=200", "-p", "gobench.arrival=constant", "-p", "basicdb.simulatedelay=5",
+		"-p", "basicdb.randomizedelay=false", "-keep", "steps", "-o", "sweep.html")
+	if code != exitOK {
+		t.Fatalf("sweep: exit %d\n%s", code, errs)
+	}
+	// target, ops/s, achieved, peak queue, late, p50, p99, p99.9, errors
+	rows := openSweepRow.FindAllStringSubmatch(out, -1)
+	if len(rows) != 3 || !strings.Contains(out, "target") || !strings.Contains(out, "peakqueue") {
+		t.Fatalf("%d table rows, want 3 by target with the queue columns:\n%s", len(rows), out)
+	}
+	for i, want := range []string{"100", "200", "2000"} {
+		if rows[i][1] != want {
+			t.Errorf("row %d: target %s, want %s", i, rows[i][1], want)
+		}
+	}
+	num := func(row, col int) float64 {
+		v, _ := strconv.ParseFloat(rows[row][col], 64)
+		return v
+	}
+	// The lower steps are compared by their smaller figure: on a loaded
+	// machine one of them may stall for tens of milliseconds.
+	if low, high := min(num(0, 7), num(1, 7)), num(2, 7); high < 10*low {
+		t.Errorf("p99 %v us at 100 or 200 ops/s, %v us at 2000: want the overloaded step queued\n%s", low, high, out)
+	}
+	if achieved, queue, late := num(2, 3), num(2, 4), num(2, 5); achieved > 450 || queue < 10*min(num(0, 4), num(1, 4)) || queue < 50 || late < 100 {
+		t.Errorf("at 2000 ops/s: achieved %v, peak queue %v, late %v; want about 400, a standing queue and most of 200 late\n%s", achieved, queue, late, out)
+	}
+	if achieved := num(0, 3); achieved < 90 {
+		t.Errorf("at 100 ops/s: achieved %v; want the offered rate\n%s", achieved, out)
+	}
+	// The kept result document holds the same open-loop figures and the
+	// warning about the short rate.
+	fh, err := os.Open("steps/target-2000.json")
+	if err != nil {
+		t.Fatalf("-keep: %v", err)
+	}
+	kept, err := measure.ReadDocument(fh)
+	fh.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ol := kept.OpenLoop; ol == nil || ol.Arrival != "constant" || ol.Offered != 2000 || float64(ol.PeakQueue) != num(2, 4) || float64(ol.Late) != num(2, 5) || ol.Started != 200 {
+		t.Errorf("target-2000.json open_loop %+v; want the table's row %v", ol, rows[2][1:])
+	}
+	if !strings.Contains(strings.Join(kept.Warnings, "\n"), "open loop: achieved") {
+		t.Errorf("target-2000.json warnings %q; want the short rate's", kept.Warnings)
+	}
+	b, err := os.ReadFile("sweep.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(string(b))
+	for _, want := range []string{"<th>peak queue</th>", "<td>2000</td>", "open loop: achieved"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("sweep.html lacks %q", want)
+		}
+	}
+}
+
+var openSweepRow = regexp.MustCompile(`(?m)^\s*(\d+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*(<- knee)?\s*(\(client saturated\))?\s*$`)

@@ -1,10 +1,27 @@
 package core
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 )
+
+// valueRand is the random source of value bytes: wyrand (one add and one
+// 64x64->128-bit multiply per 64 bits), seeded from the worker's stream,
+// so that a worker's values repeat with its seed. It is cheaper than the
+// worker's PCG behind *rand.Rand, whose calls go through an interface, and
+// value bytes need no more than that.
+type valueRand struct{ s uint64 }
+
+func newValueRand(r *rand.Rand) valueRand { return valueRand{s: r.Uint64()} }
+
+func (v *valueRand) next() uint64 {
+	v.s += 0xa0761d6478bd642f
+	hi, lo := bits.Mul64(v.s, v.s^0xe7037ed1a0b428db)
+	return hi ^ lo
+}
 
 // appendRandomValue appends n bytes generated as Java YCSB's
 // RandomByteIterator does: six bytes from each random 32-bit int, byte k
@@ -14,24 +31,36 @@ import (
 //
 // Unlike Java, the value is generated before the timed call (Java generates
 // it lazily inside the binding call, inside the measured latency).
-func appendRandomValue(dst []byte, r *rand.Rand, n int) []byte {
+func appendRandomValue(dst []byte, r *valueRand, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	b := dst[start:]
-	// Each 64-bit draw is two of Java's 32-bit ints: 12 bytes.
+	// Each 64-bit draw is two of Java's 32-bit ints: 12 bytes, six per int
+	// spread into a word at once and stored 8 bytes at a time (the two
+	// bytes past the six are overwritten by the next store).
+	for len(b) >= 14 {
+		v := r.next()
+		binary.LittleEndian.PutUint64(b, spreadInt(uint32(v)))
+		binary.LittleEndian.PutUint64(b[6:], spreadInt(uint32(v>>32)))
+		b = b[12:]
+	}
 	for len(b) > 0 {
-		v := r.Uint64()
-		for half := 0; half < 2 && len(b) > 0; half++ {
-			w := uint32(v)
-			v >>= 32
-			k := min(6, len(b))
-			for i := 0; i < k; i++ {
-				b[i] = byte((w>>(5*uint(i)))&randMasks[i]) + ' '
-			}
-			b = b[k:]
-		}
+		var tail [16]byte
+		v := r.next()
+		binary.LittleEndian.PutUint64(tail[:], spreadInt(uint32(v)))
+		binary.LittleEndian.PutUint64(tail[6:], spreadInt(uint32(v>>32)))
+		b = b[copy(b, tail[:12]):]
 	}
 	return dst
+}
+
+// spreadInt returns Java's six value bytes of w in the low six bytes of a
+// little-endian word: byte k = ((w >> 5k) & mask_k) + ' ', where byte k's
+// bits 5k.. of w reach bit 8k by a shift left of 3k.
+func spreadInt(w uint32) uint64 {
+	x := uint64(w)
+	y := x&0x1f | (x<<3)&(0x3f<<8) | (x<<6)&(0x5f<<16) | (x<<9)&(0x1f<<24) | (x<<12)&(0x3f<<32) | (x<<15)&(0x5f<<40)
+	return y + 0x202020202020
 }
 
 // randMasks are Java RandomByteIterator's masks for the six bytes of an int.

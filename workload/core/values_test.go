@@ -19,9 +19,31 @@ func TestIntegrityValueMatchesJava(t *testing.T) {
 	}
 }
 
+// TestRandomValueIsJavas: the word-at-a-time bytes are Java
+// RandomByteIterator's, computed byte by byte from the same 32-bit ints.
+func TestRandomValueIsJavas(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 6, 7, 12, 13, 14, 25, 100, 1001} {
+		r := newValueRand(rand.New(rand.NewPCG(3, 4)))
+		ref := r // the same stream
+		got := appendRandomValue([]byte("x"), &r, n)[1:]
+		var want []byte
+		for len(want) < n {
+			v := ref.next()
+			for _, w := range []uint32{uint32(v), uint32(v >> 32)} {
+				for k := 0; k < 6 && len(want) < n; k++ {
+					want = append(want, byte((w>>(5*uint(k)))&randMasks[k])+' ')
+				}
+			}
+		}
+		if string(got) != string(want) {
+			t.Fatalf("n=%d:\n got %q\nwant %q", n, got, want)
+		}
+	}
+}
+
 func TestRandomValueShape(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	v := appendRandomValue(nil, r, 100000)
+	r := newValueRand(rand.New(rand.NewPCG(1, 2)))
+	v := appendRandomValue(nil, &r, 100000)
 	if len(v) != 100000 {
 		t.Fatalf("len = %d, want 100000", len(v))
 	}
@@ -38,20 +60,29 @@ func TestRandomValueShape(t *testing.T) {
 		}
 	}
 	for _, n := range []int{0, 1, 5, 6, 7, 13} {
-		if got := len(appendRandomValue(nil, r, n)); got != n {
+		if got := len(appendRandomValue(nil, &r, n)); got != n {
 			t.Errorf("appendRandomValue(n=%d) made %d bytes", n, got)
 		}
 	}
 }
 
 func TestValuesAllocateNothing(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
+	r := newValueRand(rand.New(rand.NewPCG(1, 2)))
 	buf := make([]byte, 0, 256)
 	key := []byte("user6284781860667377211")
-	if a := testing.AllocsPerRun(100, func() { buf = appendRandomValue(buf[:0], r, 100) }); a != 0 {
+	if a := testing.AllocsPerRun(100, func() { buf = appendRandomValue(buf[:0], &r, 100) }); a != 0 {
 		t.Errorf("appendRandomValue allocs = %v, want 0", a)
 	}
 	if a := testing.AllocsPerRun(100, func() { buf = appendIntegrityValue(buf[:0], key, "field3", 100) }); a != 0 {
 		t.Errorf("appendIntegrityValue allocs = %v, want 0", a)
+	}
+}
+
+func BenchmarkRandomValue100(b *testing.B) {
+	r := newValueRand(rand.New(rand.NewPCG(1, 2)))
+	buf := make([]byte, 0, 128)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf = appendRandomValue(buf[:0], &r, 100)
 	}
 }
