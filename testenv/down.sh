@@ -13,11 +13,11 @@ if [ "${1:-}" = --cluster ]; then shift; cl_down "$@"; exit $?; fi
 if [ "${1:-}" = --secure ]; then shift; sec_down "$@"; exit $?; fi
 
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(hive hbase hdfs kafka)
+[ ${#names[@]} -gt 0 ] || names=(yarn hive hbase hdfs kafka)
 for n in "${names[@]}"; do
 	case $n in
-	kafka | hdfs | hbase | hive) ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
+	kafka | hdfs | hbase | hive | yarn) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive, yarn)" ;;
 	esac
 done
 mkdir -p "$TE_RUN"
