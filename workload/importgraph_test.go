@@ -26,6 +26,7 @@ var importRules = []importRule{
 	{pkg: "workloads", extern: []string{}},
 	{pkg: "measure", extern: []string{"github.com/HdrHistogram/hdrhistogram-go"}},
 	{pkg: "saturation", extern: []string{}},
+	{pkg: "yarn", extern: []string{}},
 	{pkg: "drivers", gobench: []string{"props"}, extern: []string{}},
 	{pkg: "drivers/", gobench: []string{"drivers", "props", "self"}},
 	{pkg: "engine", gobench: []string{"drivers", "generator", "measure", "props"}},

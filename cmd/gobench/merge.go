@@ -82,6 +82,14 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))
 	}
+	return printMerged(stdout, stderr, m, *out)
+}
+
+// printMerged prints a merge as gobench merge does: the warnings on
+// stderr, the YCSB report and the per-client table on stdout, and the
+// merged result document to out unless that is empty. gobench yarn prints
+// its clients' merge with it.
+func printMerged(stdout, stderr io.Writer, m *measure.Merged, out string) error {
 	for _, w := range m.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
@@ -92,12 +100,12 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeClientTable(stdout, m); err != nil {
 		return err
 	}
-	if *out != "" {
+	if out != "" {
 		doc, err := m.Document()
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
-		if err := writeJSONFile(*out, doc); err != nil {
+		if err := writeJSONFile(out, doc); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
 	}
