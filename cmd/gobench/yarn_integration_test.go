@@ -330,3 +330,117 @@ func killClient(ctx context.Context, errs *syncBuffer, done <-chan struct{}) err
 	}
 	return fmt.Errorf("client 1 did not start within 4 minutes")
 }
+
+// appOf waits until gobench yarn names its application on errs and returns
+// the id and its HDFS directory.
+func appOf(t *testing.T, errs *syncBuffer, done <-chan struct{}) (string, yarnPaths) {
+	t.Helper()
+	re := regexp.MustCompile(`results in hdfs://127\.0\.0\.1:9000(/\S+/(application_\d+_\d+))`)
+	for end := time.Now().Add(3 * time.Minute); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		if m := re.FindStringSubmatch(errs.String()); m != nil {
+			return m[2], yarnPaths{m[1]}
+		}
+		select {
+		case <-done:
+			t.Fatalf("gobench yarn ended before naming its application:\n%s", errs.String())
+		default:
+		}
+	}
+	t.Fatalf("gobench yarn named no application within 3 minutes:\n%s", errs.String())
+	return "", yarnPaths{}
+}
+
+// waitStarted waits until n clients have started and run for a while.
+func waitStarted(t *testing.T, p yarnPaths, n int, done <-chan struct{}) {
+	t.Helper()
+	fs, err := dialYarnFS("hdfs://127.0.0.1:9000", []string{"127.0.0.1:9000"}, "gobench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Close()
+	for end := time.Now().Add(4 * time.Minute); time.Now().Before(end); time.Sleep(time.Second) {
+		select {
+		case <-done:
+			t.Fatal("gobench yarn ended before its clients started")
+		default:
+		}
+		if names, _ := fs.names(p.start()); len(yarnNumbered(names)) >= n {
+			time.Sleep(6 * time.Second)
+			return
+		}
+	}
+	t.Fatalf("%d clients did not start within 4 minutes", n)
+}
+
+// Ctrl-C: the first interrupt asks the clients to stop; they write what
+// ran and the merge is printed long before maxexecutiontime. The second
+// kills the application.
+func TestYarnInterrupt(t *testing.T) {
+	needYarn(t)
+	bin := gobenchBinary(t)
+	rm := &yarn.Client{URL: yarnRM, User: "gobench"}
+	long := []string{"run", "-db", "basic", "-w", "workloada", "-p", "operationcount=1000000000", "-p", "maxexecutiontime=600", "-target", "200"}
+
+	t.Run("once", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var errs syncBuffer
+		var code int
+		var out string
+		done := make(chan struct{})
+		t0 := time.Now()
+		go func() {
+			defer close(done)
+			code, out = yarnRunTo(ctx, bin, 2, t.TempDir(), &errs, long...)
+		}()
+		id, p := appOf(t, &errs, done)
+		waitStarted(t, p, 2, done)
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Minute):
+			t.Fatalf("gobench yarn did not end within 3 minutes of the interrupt:\n%s", errs.String())
+		}
+		t.Logf("interrupted once: exit %d after %v\n%s\n%s", code, time.Since(t0), errs.String(), out)
+		if !strings.Contains(errs.String(), "interrupted: asked the clients to stop and write their results") {
+			t.Errorf("stderr does not say it asked the clients to stop:\n%s", errs.String())
+		}
+		if code != exitOK || value(t, out, "OVERALL", "Clients") != "2" {
+			t.Errorf("exit %d, want 0 with the merge of both clients:\n%s", code, out)
+		}
+		if ops, _ := strconv.Atoi(value(t, out, "READ", "Operations")); ops == 0 {
+			t.Errorf("no reads in the merge of an interrupted run:\n%s", out)
+		}
+		app, err := rm.App(context.Background(), id)
+		if err != nil || app.FinalStatus != "SUCCEEDED" {
+			t.Errorf("the application after a graceful stop: %+v (%v), want SUCCEEDED", app, err)
+		}
+	})
+
+	// The second interrupt (main runs the quit hooks, then exits) kills the
+	// application at once, whatever the clients do.
+	t.Run("twice", func(t *testing.T) {
+		var errs syncBuffer
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			yarnRunTo(context.Background(), bin, 2, t.TempDir(), &errs, long...)
+		}()
+		id, p := appOf(t, &errs, done)
+		waitStarted(t, p, 2, done)
+		runQuitHooks()
+		app, err := rm.App(context.Background(), id)
+		if err != nil || app.State != "KILLED" {
+			t.Errorf("after the second interrupt: %+v (%v), want KILLED", app, err)
+		}
+		select {
+		case <-done:
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("gobench yarn did not end within 2 minutes of the kill:\n%s", errs.String())
+		}
+		if !strings.Contains(errs.String(), "gobench yarn: killed "+id+" (second interrupt)") {
+			t.Errorf("stderr does not say it killed the application:\n%s", errs.String())
+		}
+		t.Logf("interrupted twice:\n%s", errs.String())
+	})
+}
