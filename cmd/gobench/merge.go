@@ -60,7 +60,7 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	files, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return printUsage(stdout, fs, "gobench merge [-o merged.json] RESULT.json...",
-			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran\n(over the union of their spans when that window is under half of it; [OVERALL], Window names which),\nand a table with one row per client.")
+			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran\n(over the window the others shared when some started late or ended early, over the union of their spans\nwhen that window is under half of it; [OVERALL], Window names which: common, live or union), and a table\nwith one row per client. Files of a load and a run (or of different workload kinds) are refused; missing\nclient numbers, clock skew over 1 s, and different gobench versions or settings are warned about.")
 	}
 	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))
