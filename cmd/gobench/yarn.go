@@ -38,6 +38,11 @@ const yarnUsage = `gobench yarn -n N [flags] -- load|run [their flags: -w/-P/-p/
 
 const yarnAbout = `Runs N gobench clients as one YARN application and merges their results.
 
+Why DistributedShell through the REST API: an application master of gobench's own would have to speak
+Hadoop RPC with token (SASL DIGEST-MD5) authentication to the ResourceManager and NodeManagers; Hadoop's
+DistributedShell already runs one command in N containers and numbers them, and is on every Hadoop
+cluster, so gobench itself needs only HTTP (the ResourceManager) and HDFS.
+
 The ResourceManager's REST API submits Hadoop's DistributedShell application master (in every Hadoop
 distribution, on the default yarn.application.classpath; -am-jar ships one), which runs one container per
 client. gobench stages this binary, the -P files and the job on HDFS; each container gets its client number

@@ -76,7 +76,24 @@ func yarnRun(t *testing.T, ctx context.Context, n int, results string, inner ...
 	t.Helper()
 	var errs syncBuffer
 	code, out := yarnRunTo(ctx, gobenchBinary(t), n, results, &errs, inner...)
+	removeAppDir(t, errs.String())
 	return code, out, errs.String()
+}
+
+// removeAppDir removes the application's results from the shared HDFS
+// (the test keeps its local copies).
+func removeAppDir(t *testing.T, stderr string) {
+	m := regexp.MustCompile(`results in hdfs://127\.0\.0\.1:9000(/\S+/application_\d+_\d+)`).FindStringSubmatch(stderr)
+	if m == nil {
+		return
+	}
+	fs, err := dialYarnFS("hdfs://127.0.0.1:9000", []string{"127.0.0.1:9000"}, "gobench")
+	if err != nil {
+		t.Log(err)
+		return
+	}
+	defer fs.Close()
+	fs.c.RemoveAll(m[1])
 }
 
 func yarnRunTo(ctx context.Context, bin string, n int, results string, errs *syncBuffer, inner ...string) (int, string) {
@@ -218,6 +235,7 @@ func TestYarnLoadRunAndAKilledClient(t *testing.T) {
 	kerr := killClient(ctx, &kerrs, done)
 	<-done
 	stderr := kerrs.String()
+	removeAppDir(t, stderr)
 	if kerr != nil {
 		t.Fatalf("kill client 1: %v\n%s", kerr, stderr)
 	}
@@ -401,6 +419,7 @@ func TestYarnInterrupt(t *testing.T) {
 		case <-time.After(3 * time.Minute):
 			t.Fatalf("gobench yarn did not end within 3 minutes of the interrupt:\n%s", errs.String())
 		}
+		removeAppDir(t, errs.String())
 		t.Logf("interrupted once: exit %d after %v\n%s\n%s", code, time.Since(t0), errs.String(), out)
 		if !strings.Contains(errs.String(), "interrupted: asked the clients to stop and write their results") {
 			t.Errorf("stderr does not say it asked the clients to stop:\n%s", errs.String())
@@ -441,6 +460,7 @@ func TestYarnInterrupt(t *testing.T) {
 		if !strings.Contains(errs.String(), "gobench yarn: killed "+id+" (second interrupt)") {
 			t.Errorf("stderr does not say it killed the application:\n%s", errs.String())
 		}
+		removeAppDir(t, errs.String())
 		t.Logf("interrupted twice:\n%s", errs.String())
 	})
 }
