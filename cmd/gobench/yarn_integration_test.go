@@ -1,4 +1,4 @@
-//go:build integration
+//go:build yarn
 
 package main
 
@@ -21,12 +21,44 @@ import (
 	"github.com/gobench/gobench/drivers/hbase"
 	"github.com/gobench/gobench/generator"
 	"github.com/gobench/gobench/measure"
+	"github.com/gobench/gobench/props"
+	"github.com/gobench/gobench/workload/core"
 	"github.com/gobench/gobench/yarn"
 )
 
 // These tests need testenv's YARN, HDFS and HBase (testenv/up.sh hdfs hbase
-// yarn): they fail, never skip, when one is not there. Run them under the
-// shared servers' lock (flock /tmp/gobench-realservers.lock).
+// yarn): they fail, never skip, when one is not there. They build only with
+// the yarn tag (make test-yarn starts YARN for them alone): go test -tags
+// yarn -run Yarn ./cmd/gobench/, under the shared servers' lock
+// (flock /tmp/gobench-realservers.lock).
+
+// yarnTable names a fresh HBase table.
+func yarnTable() string { return fmt.Sprintf("gb_yarn_%d", time.Now().UnixNano()%1e9) }
+
+// yarnHBase configures the hbase driver for table on the testenv HBase.
+func yarnHBase(t *testing.T, table string) drivers.DB {
+	t.Helper()
+	var set props.Set
+	set.Add(props.Value{Key: "hbase.zookeeper.quorum", Value: "127.0.0.1:2181"})
+	schema := core.DefaultSpec()
+	schema.Table = table
+	db, err := hbase.Driver{}.Configure(props.NewDecoder(&set), schema.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+// yarnReadsOK checks a run report: reads succeeded, none failed or missed.
+func yarnReadsOK(t *testing.T, label, out string) {
+	t.Helper()
+	if strings.Contains(out, "NOT_FOUND") || strings.Contains(out, "-FAILED]") || strings.Contains(out, "Return=ERROR") {
+		t.Errorf("%s: failures in the report:\n%s", label, out)
+	}
+	if m := regexp.MustCompile(`(?m)^\[READ\], Return=OK, (\d+)$`).FindStringSubmatch(out); m == nil || m[1] == "0" {
+		t.Errorf("%s: no successful reads:\n%s", label, out)
+	}
+}
 
 const yarnRM = "http://127.0.0.1:8088"
 
@@ -172,14 +204,14 @@ func checkSum(t *testing.T, label, report string, docs []*measure.Document) {
 func TestYarnLoadRunAndAKilledClient(t *testing.T) {
 	needYarn(t)
 	ctx := context.Background()
-	table := hbaseTable(t, "yarn")
-	admin := configureHBase(t, table)
+	table := yarnTable()
+	admin := yarnHBase(t, table)
 	if err := admin.(drivers.TableAdmin).CreateTable(ctx, table, hbase.SplitKeys(8), false); err != nil {
 		t.Fatal(err)
 	}
 	admin.Close()
 	defer func() {
-		db := configureHBase(t, table)
+		db := yarnHBase(t, table)
 		db.(drivers.TableAdmin).DropTable(ctx, table)
 		db.Close()
 	}()
@@ -218,7 +250,7 @@ func TestYarnLoadRunAndAKilledClient(t *testing.T) {
 	if v := value(t, out, "OVERALL", "Clients"); v != "3" {
 		t.Errorf("[OVERALL], Clients = %s, want 3", v)
 	}
-	readsAllOK(t, "yarn run", out)
+	yarnReadsOK(t, "yarn run", out)
 
 	// A run in which client 1's container is killed (through the
 	// ResourceManager, as an operator would) once all three run.
@@ -271,7 +303,7 @@ func insertsOK(d *measure.Document) int64 {
 func checkEveryKeyOnce(t *testing.T, table string, records int) {
 	t.Helper()
 	ctx := context.Background()
-	db := configureHBase(t, table)
+	db := yarnHBase(t, table)
 	defer db.Close()
 	c, err := db.Open(ctx)
 	if err != nil {
