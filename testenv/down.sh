@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # testenv/down.sh [NAME...]: stop the servers that up.sh started (by their recorded pid
-# only) and remove their data. NAME is kafka, hdfs or hbase (default: all). Stopping a
+# only) and remove their data. NAME is kafka, hdfs, hbase, hive or yarn (default: all). Stopping a
 # server that is not running is not an error.
 # testenv/down.sh --cluster [hdfs] [hbase] [kafka]: the multi-node cluster (README.md).
 # testenv/down.sh --secure [kdc] [hdfs] [hbase] [kafka]: KDC + Kerberized/TLS servers (README.md).

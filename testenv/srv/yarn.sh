@@ -84,7 +84,8 @@ yarn_conf() {
 			yarn.nodemanager.vmem-check-enabled=false \
 			yarn.nodemanager.recovery.enabled=false \
 			yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage=99 \
-			yarn.nodemanager.delete.debug-delay-sec=600
+			yarn.nodemanager.delete.debug-delay-sec=600 \
+			yarn.resourcemanager.connect.retry-interval.ms=1000
 		te_log4j1 "$d/conf-nm$n/log4j.properties" INFO
 	done
 }
@@ -139,18 +140,23 @@ yarn_up() {
 	# their JAVA_HOME on (yarn.nodemanager.env-whitelist).
 	local jh
 	jh=$(dirname "$(dirname "$(readlink -f "$(command -v "$TE_JAVA")")")")
+	# Control-plane JVMs: Serial GC and C1 only (as the cluster mode's), temp files in the run
+	# dir. The NodeManagers start with the ResourceManager, not after it: they retry their
+	# registration every second (yarn.resourcemanager.connect.retry-interval.ms) until it
+	# is up, so the three JVM starts overlap.
+	local jflags=("${TE_HADOOP_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Djava.io.tmpdir="$d/tmp" -XX:+UseSerialGC -XX:TieredStopAtLevel=1)
 	t0=$SECONDS
 	te_start "yarn resourcemanager" "$d/rm.out" "$d/rm.pid" env JAVA_HOME="$jh" "$TE_JAVA" -Dgobench.testenv=yarn-rm \
-		"${TE_HADOOP_JFLAGS[@]}" "-Xms$YARN_RM_HEAP" "-Xmx$YARN_RM_HEAP" -XX:+UseSerialGC \
+		"${jflags[@]}" "-Xms$YARN_RM_HEAP" "-Xmx$YARN_RM_HEAP" \
 		-Dhadoop.log.dir="$d/logs" -Dyarn.log.dir="$d/logs" -Dhadoop.security.logger=INFO,NullAppender \
 		-cp "$d/conf-rm:$TE_CP" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
-	te_wait "$secs" "yarn resourcemanager" "$d/rm.pid" yarn-rm "$d/rm.out" yarn_rm_ready || { yarn_stop_pids; return 1; }
 	for n in 1 2; do
 		te_start "yarn nodemanager $n" "$d/nm$n.out" "$d/nm$n.pid" env JAVA_HOME="$jh" "$TE_JAVA" -Dgobench.testenv=yarn-nm$n \
-			"${TE_HADOOP_JFLAGS[@]}" "-Xms$YARN_NM_HEAP" "-Xmx$YARN_NM_HEAP" -XX:+UseSerialGC \
+			"${jflags[@]}" "-Xms$YARN_NM_HEAP" "-Xmx$YARN_NM_HEAP" \
 			-Dhadoop.log.dir="$d/nm$n/logs" -Dyarn.log.dir="$d/nm$n/logs" -Dhadoop.security.logger=INFO,NullAppender \
 			-cp "$d/conf-nm$n:$TE_CP" org.apache.hadoop.yarn.server.nodemanager.NodeManager
 	done
+	te_wait "$secs" "yarn resourcemanager" "$d/rm.pid" yarn-rm "$d/rm.out" yarn_rm_ready || { yarn_stop_pids; return 1; }
 	te_wait "$secs" "yarn nodemanager 1" "$d/nm1.pid" yarn-nm1 "$d/nm1.out" yarn_nm1_ready || { yarn_stop_pids; return 1; }
 	te_wait "$secs" "yarn nodemanager 2" "$d/nm2.pid" yarn-nm2 "$d/nm2.out" yarn_nm2_ready || { yarn_stop_pids; return 1; }
 	te_log "yarn $TE_VERSION: ready on http://127.0.0.1:8088 in $((SECONDS - t0)) s, RSS ResourceManager $(te_rss_mib "$d/rm.pid") MiB + NodeManagers $(te_rss_mib "$d/nm1.pid") + $(te_rss_mib "$d/nm2.pid") MiB"
