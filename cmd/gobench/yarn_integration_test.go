@@ -262,7 +262,7 @@ func TestYarnLoadRunAndAKilledClient(t *testing.T) {
 	bin := gobenchBinary(t)
 	go func() {
 		defer close(done)
-		kcode, kout = yarnRunTo(ctx, bin, 3, killDir, &kerrs, append([]string{"run"}, append(common, "-p", "operationcount=100000000", "-p", "maxexecutiontime=45", "-target", "600")...)...)
+		kcode, kout = yarnRunTo(ctx, bin, 3, killDir, &kerrs, append([]string{"run"}, append(common, "-p", "operationcount=100000000", "-p", "maxexecutiontime=30", "-target", "600")...)...)
 	}()
 	kerr := killClient(ctx, &kerrs, done)
 	<-done
@@ -372,7 +372,7 @@ func killClient(ctx context.Context, errs *syncBuffer, done <-chan struct{}) err
 		if err := json.Unmarshal(b, st); err != nil {
 			return err
 		}
-		if time.Since(st.Time) < 10*time.Second { // let it run a while
+		if time.Since(st.Time) < 6*time.Second { // let it run a while
 			continue
 		}
 		fmt.Fprintf(errs, "(test) killing client 1: %s\n", st.Container)

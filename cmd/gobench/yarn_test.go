@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gobench/gobench/yarn"
 )
 
 // Bad flags and bad inner commands are refused with exit 2 before
@@ -106,5 +108,21 @@ func TestELFInterpreter(t *testing.T) {
 	}
 	if _, err := elfInterpreter("/etc/hostname"); err == nil {
 		t.Error("a text file: no error")
+	}
+}
+
+// The application master's JVM options get through DistributedShell's
+// argument check and into its command, right after java.
+func TestYarnAMJavaOpts(t *testing.T) {
+	opts := yarnAMJavaOpts(512)
+	ds := &yarn.DistributedShell{Name: "gobench run", Queue: "default", AMMemoryMB: 512, AMVCores: 1, AMJavaOpts: opts,
+		HomeDir: "/user/gobench", StagingName: yarnStagingName, Containers: 2, ContainerMemoryMB: 512, ContainerVCores: 1}
+	s, err := ds.Submission("application_1_0001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{{JAVA_HOME}}/bin/java -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 " + yarn.DistributedShellMain + " "
+	if !strings.HasPrefix(s.AM.Commands.Command, want) {
+		t.Errorf("application master command %q, want it to start with %q", s.AM.Commands.Command, want)
 	}
 }
