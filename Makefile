@@ -12,6 +12,8 @@
 #   make test-integration   only the servers and the integration tests
 #   make test-hive          only HiveServer2 and its tests (//go:build hive)
 #   make test-cluster       only the multi-node cluster and its tests (//go:build cluster)
+#   make test-yarn          only YARN (+ the HDFS and HBase it uses) and the tests of
+#                           gobench yarn (//go:build yarn)
 #   make check       only the check of the tools
 #   make bench       Go micro-benchmarks (allocations, hot paths)
 #   make proto       regenerate the HBase protobuf code (needs protoc)
@@ -32,12 +34,14 @@
 GO        ?= go
 SERVERS   ?= kafka hdfs hbase
 CLUSTER   ?= hdfs hbase kafka
+# What the yarn pass starts beside YARN (its applications stage on HDFS and load HBase).
+YARN_WITH ?= hdfs hbase
 PKGS      := ./...
 SLOW      ?= 5s
 TESTSUM   := $(GO) run ./testenv/testsum -slow $(SLOW) -pkgs '$(PKGS)'
 export CGO_ENABLED ?= 0
 
-.PHONY: build check check-unit test test-unit test-integration test-hive test-cluster test-secure cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
+.PHONY: build check check-unit test test-unit test-integration test-hive test-cluster test-secure test-yarn cluster-up cluster-down cluster-status vet bench proto clean servers-up servers-down servers-status test-tools
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w" -o gobench ./cmd/gobench
@@ -54,6 +58,7 @@ vet:
 	$(GO) vet -tags cluster $(PKGS)
 	$(GO) vet -tags hive $(PKGS)
 	$(GO) vet -tags secure $(PKGS)
+	$(GO) vet -tags yarn $(PKGS)
 
 # -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
 test-unit: check-unit vet
@@ -68,21 +73,24 @@ test: check
 	@d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; status=0; \
 	$(MAKE) --no-print-directory test-unit TESTSUM_FLAGS="-no-summary -save $$d/unit.json" || status=$$?; \
 	if [ $$status -eq 0 ]; then \
-		for pass in integration hive cluster secure; do \
-			$(MAKE) --no-print-directory test-$$pass TESTSUM_FLAGS="-no-summary -save $$d/$$pass.json" || { s=$$?; [ $$status -ne 0 ] || status=$$s; }; \
+		for pass in integration yarn hive cluster secure; do \
+			keep=; [ $$pass != integration ] || keep="$(YARN_WITH)"; \
+			$(MAKE) --no-print-directory test-$$pass KEEP="$$keep" TESTSUM_FLAGS="-no-summary -save $$d/$$pass.json" || { s=$$?; [ $$status -ne 0 ] || status=$$s; }; \
 		done; \
 	fi; \
 	$(GO) run ./testenv/testsum -slow $(SLOW) -summary $$d/*.json || true; \
 	exit $$status
 
 # Starts the servers, runs the integration tests (only those, one package at a
-# time: see above), and always stops the servers.
+# time: see above), and always stops the servers, except those named in KEEP
+# (make test keeps the HDFS and HBase the yarn pass uses, which then stops them).
+KEEP ?=
 test-integration: check
 	@set -e; status=0; \
 	testenv/tools.sh; \
 	testenv/up.sh $(SERVERS) || { testenv/down.sh $(SERVERS); exit 1; }; \
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag integration -- -race -count=1 -timeout 30m || status=$$?; \
-	testenv/down.sh $(SERVERS) || true; \
+	testenv/down.sh $(filter-out $(KEEP),$(SERVERS)) || true; \
 	exit $$status
 
 # HiveServer2 (testenv/up.sh hive), started only for the tests of files built
@@ -112,6 +120,16 @@ test-secure: check
 	testenv/up.sh --secure || { testenv/down.sh --secure; exit 1; }; \
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag secure -- -race -count=1 -timeout 30m || status=$$?; \
 	testenv/down.sh --secure || true; \
+	exit $$status
+
+# YARN (testenv/up.sh yarn: a ResourceManager and 2 NodeManagers) with the HDFS
+# and HBase its tests use, started only for the tests of files built with
+# `//go:build yarn` (gobench yarn), and always stopped.
+test-yarn: check
+	@set -e; status=0; \
+	testenv/up.sh $(YARN_WITH) yarn || { testenv/down.sh yarn $(YARN_WITH); exit 1; }; \
+	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -only-tag yarn -- -race -count=1 -timeout 20m || status=$$?; \
+	testenv/down.sh yarn $(YARN_WITH) || true; \
 	exit $$status
 
 cluster-up:

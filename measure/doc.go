@@ -39,9 +39,14 @@
 // clients' own warnings) and the throughput with the window it is computed
 // over: the common window when it covers at least [MinCommon] of the
 // union, else the union, so clients that ran one after another never add
-// up to an inflated figure. [Merged.Lines] is the YCSB report of the merge
-// (with "[OVERALL], Window, common|union" after the Throughput line) and
-// [Merged.Document] the merged result document.
+// up to an inflated figure; when some clients started late or ended early
+// (killed, say), the live window that the others shared. Each client's
+// intervals are aligned by its own start when the clocks differ by at most
+// [SkewBound]; documents of different phases or workload kinds are
+// refused, different gobench versions, configurations and missing client
+// numbers warned about. [Merged.Lines] is the YCSB report of the merge
+// (with "[OVERALL], Window, common|live|union" after the Throughput line)
+// and [Merged.Document] the merged result document.
 //
 //	docs := []*measure.Document{d0, d1} // measure.ReadDocument of each file
 //	m, err := measure.Merge(docs, []string{"c0.json", "c1.json"})

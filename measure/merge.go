@@ -75,9 +75,18 @@ type Merged struct {
 	// Union runs from the first start to the last end; Common is the window
 	// in which every client ran (empty when they did not overlap).
 	Union, Common Span
-	// Throughput is ops/s over Window (see [Merge]).
+	// Throughput is ops/s over Window (see [Merge]), which spans Measured.
 	Throughput float64
 	Window     ThroughputWindow
+	Measured   Span
+	// Late and Early are the clients (indexes into Docs) that started
+	// late or ended early (see [Merge]); Missing the client numbers of
+	// gobench.clients without a document (see [MissingClients]).
+	Late, Early, Missing []int
+	// Shift is what was added to each client's interval times to align
+	// them by its own start (see [SkewBound]); 0 for a client that keeps
+	// its clock's times.
+	Shift []time.Duration
 	// Intervals are the clients' intervals merged into wall-clock bins (see
 	// [BinIntervals]) as wide as the first client's typical interval.
 	Intervals []IntervalRecord
@@ -104,10 +113,24 @@ type Merged struct {
 //     without intervals counts as one interval over its run) divided by its
 //     length. This is the system's throughput under the clients' joint
 //     load.
+//   - the live window, when some clients started late or ended early
+//     (by more than 10% of the union, or [SkewBound]: killed, stopped, out
+//     of work, or started long after the others) and the others, that ran
+//     throughout, shared a window of at least [MinCommon] of the union: the
+//     operations of every client inside that window (pro rata, as above)
+//     divided by its length. A client that died halfway then does not
+//     halve the window the system was measured over, and its operations
+//     before it died still count.
 //   - the union, from the first start to the last end, otherwise (the
 //     clients ran apart, or together for less than half the span): every
 //     operation divided by its length, as a single run over that span
 //     would report.
+//
+// The merged intervals are binned by wall clock, each client's aligned by
+// its own start when that is within [SkewBound] of the first client's (see
+// there). Documents of different phases (dotransactions) or workload kinds
+// are refused; different gobench versions or configurations, a client
+// number merged twice, and missing client numbers are warned about.
 //
 // The rule bounds the figure: the common window's is at most 1/MinCommon
 // (twice) the operations over the union, so clients that ran one after the
@@ -127,6 +150,9 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 	}
 	if len(labels) != len(docs) {
 		return nil, fmt.Errorf("merge: %d labels for %d documents", len(labels), len(docs))
+	}
+	if err := checkMergeable(docs, labels); err != nil {
+		return nil, err
 	}
 	m := &Merged{Docs: docs, Labels: labels, Names: make([]string, len(docs))}
 	for k, d := range docs {
@@ -171,7 +197,21 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 		seen[name] = labels[k]
 	}
 	m.Warnings = append(m.Warnings, ConfigWarnings(docs, labels)...)
+	m.Missing = MissingClients(docs)
+	m.classifyClients()
+	ivs, err := mergeIntervals(docs, labels, m.Union.Start, m.Union.End, m.Shift)
+	if err != nil {
+		return nil, err
+	}
+	m.Intervals = ivs
 	common, union := m.Common.Duration(), m.Union.Duration()
+	if len(m.Late)+len(m.Early) > 0 {
+		if w, live := m.liveWindow(); live > 0 && w.Duration() > 0 && overlap(w.Duration(), union) >= MinCommon {
+			m.Throughput, m.Window, m.Measured = commonThroughput(docs, w), LiveWindow, w
+			m.Warnings = append(m.Warnings, fmt.Sprintf("the throughput is over the %v in which the %d clients that ran throughout all ran (the live window; the others' operations inside it count), not over the %v in which every client ran", w.Duration().Round(time.Millisecond), live, max(common, 0).Round(time.Millisecond)))
+			return m, nil
+		}
+	}
 	if len(docs) > 1 {
 		switch ov := overlap(common, union); {
 		case common <= 0:
@@ -183,23 +223,19 @@ func Merge(docs []*Document, labels []string) (*Merged, error) {
 		}
 	}
 	if common > 0 && overlap(common, union) >= MinCommon {
-		m.Throughput, m.Window = commonThroughput(docs, m.Common), CommonWindow
+		m.Throughput, m.Window, m.Measured = commonThroughput(docs, m.Common), CommonWindow, m.Common
 	} else {
-		m.Throughput, m.Window = finiteOrZero(float64(m.Total.Ops)/union.Seconds()), UnionWindow
+		m.Throughput, m.Window, m.Measured = finiteOrZero(float64(m.Total.Ops)/union.Seconds()), UnionWindow, m.Union
 	}
-	ivs, err := mergeIntervals(docs, labels, m.Union.Start, m.Union.End)
-	if err != nil {
-		return nil, err
-	}
-	m.Intervals = ivs
 	return m, nil
 }
 
 // ConfigWarnings names the settings in which the documents' effective
 // configurations differ (other than those that differ per client by
-// design: gobench.client, exportfile, gobench.seed, ...), and a
-// gobench.clients that does not match the number of documents. labels name
-// the documents.
+// design: gobench.client, exportfile, gobench.seed, ...), the gobench
+// versions when they differ, and a gobench.clients that does not match the
+// number of documents (with the client numbers missing, when every
+// document names its own). labels name the documents.
 func ConfigWarnings(docs []*Document, labels []string) []string {
 	var out []string
 	keys := map[string]bool{}
@@ -225,8 +261,19 @@ func ConfigWarnings(docs []*Document, labels []string) []string {
 	if len(diff) > 0 {
 		out = append(out, "the clients ran different configurations: "+strings.Join(diff, "; "))
 	}
+	if w := VersionWarning(docs, labels); w != "" {
+		out = append(out, w)
+	}
 	if n, ok := docs[0].Config[ClientsKey]; ok && n != strconv.Itoa(len(docs)) {
-		out = append(out, fmt.Sprintf("%s=%s but %d result files merged", ClientsKey, n, len(docs)))
+		w := fmt.Sprintf("%s=%s but %d result files merged", ClientsKey, n, len(docs))
+		if miss := MissingClients(docs); len(miss) > 0 {
+			s := make([]string, len(miss))
+			for i, c := range miss {
+				s[i] = strconv.Itoa(c)
+			}
+			w += ": no result from client " + listSome(s)
+		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -272,13 +319,14 @@ func proRata(ops int64, s, win Span) float64 {
 	return float64(ops) * float64(hi.Sub(lo)) / float64(d)
 }
 
-// mergeIntervals merges the documents' intervals into wall-clock bins as
-// wide as the first document's typical interval, from t0, decoding one
-// interval at a time.
 // maxMergedBins bounds the intervals of a merged document.
 const maxMergedBins = 2000
 
-func mergeIntervals(docs []*Document, labels []string, t0, end time.Time) ([]IntervalRecord, error) {
+// mergeIntervals merges the documents' intervals into wall-clock bins as
+// wide as the first document's typical interval, from t0, decoding one
+// interval at a time; shift[k] is added to the times of document k's
+// intervals.
+func mergeIntervals(docs []*Document, labels []string, t0, end time.Time, shift []time.Duration) ([]IntervalRecord, error) {
 	if len(docs[0].Intervals) == 0 {
 		return nil, nil
 	}
@@ -302,6 +350,7 @@ func mergeIntervals(docs []*Document, labels []string, t0, end time.Time) ([]Int
 			if err != nil {
 				return nil, fmt.Errorf("%s: result: %w", labels[k], err)
 			}
+			s.Start, s.End = s.Start.Add(shift[k]), s.End.Add(shift[k])
 			if err := b.add(s); err != nil {
 				return nil, fmt.Errorf("bin intervals: run %d: %w", k, err)
 			}

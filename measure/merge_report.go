@@ -4,8 +4,9 @@ import "strconv"
 
 // Lines returns the YCSB report of the merge: RunTime is the union span,
 // Throughput the merged throughput and the line after it its window
-// ("[OVERALL], Window, common" or "union"); further OVERALL lines give the
-// number of clients and the common window's length. The first document's
+// ("[OVERALL], Window, common", "live" or "union"); further OVERALL lines
+// give the number of clients, the common window's length and, for the live
+// window, its length (LiveWindow(ms)). The first document's
 // percentiles and measurementtype shape the blocks.
 func (m *Merged) Lines() []Line {
 	first := m.Docs[0]
@@ -13,13 +14,16 @@ func (m *Merged) Lines() []Line {
 	if first.Config["measurementtype"] == "timeseries" {
 		typ = TimeSeries
 	}
+	extra := []Line{
+		{Metric: "OVERALL", Measurement: "Window", Value: Text(string(m.Window))},
+		{Metric: "OVERALL", Measurement: "Clients", Value: Int(int64(len(m.Docs)))},
+		{Metric: "OVERALL", Measurement: "CommonWindow(ms)", Value: Int(max(m.Common.Duration().Milliseconds(), 0))},
+	}
+	if m.Window == LiveWindow {
+		extra = append(extra, Line{Metric: "OVERALL", Measurement: "LiveWindow(ms)", Value: Int(m.Measured.Duration().Milliseconds())})
+	}
 	lines := Lines(m.Total, LineOptions{
-		RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Type: typ,
-		Extra: []Line{
-			{Metric: "OVERALL", Measurement: "Window", Value: Text(string(m.Window))},
-			{Metric: "OVERALL", Measurement: "Clients", Value: Int(int64(len(m.Docs)))},
-			{Metric: "OVERALL", Measurement: "CommonWindow(ms)", Value: Int(max(m.Common.Duration().Milliseconds(), 0))},
-		},
+		RunTime: m.Union.Duration(), Percentiles: first.Percentiles, Type: typ, Extra: extra,
 	})
 	for i := range lines {
 		if lines[i].Metric == "OVERALL" && lines[i].Measurement == "Throughput(ops/sec)" {
@@ -33,7 +37,8 @@ func (m *Merged) Lines() []Line {
 // configuration without gobench.client and exportfile and with
 // gobench.clients set to the number of documents, the merged total and
 // intervals over the union span, the merged throughput and its window, the
-// merge's warnings, and client_saturated if any client was.
+// merge's warnings, client_saturated if any client was, and the clients'
+// gobench version when they all had the same.
 func (m *Merged) Document() (*Document, error) {
 	first := m.Docs[0]
 	cfg := map[string]string{}
@@ -50,6 +55,9 @@ func (m *Merged) Document() (*Document, error) {
 		return nil, err
 	}
 	doc.Throughput, doc.ThroughputWindow = m.Throughput, m.Window
+	if VersionWarning(m.Docs, m.Labels) == "" {
+		doc.Version = first.Version
+	}
 	doc.Warnings = m.Warnings
 	doc.ClientSaturated = m.ClientSaturated
 	return doc, nil

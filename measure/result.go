@@ -19,7 +19,11 @@ const DocumentFormat = "gobench-result/1"
 // processes can be merged exactly later (see [Document.Total] and
 // [Snapshot.Merge]).
 type Document struct {
-	Format     string            `json:"format"`
+	Format string `json:"format"`
+	// Version is the gobench version that wrote the document (the CLI sets
+	// it; empty in documents written before it was recorded). [Merge] warns
+	// when the clients' versions differ.
+	Version    string            `json:"gobench_version,omitempty"`
 	Config     map[string]string `json:"config,omitempty"`
 	Seed       uint64            `json:"seed"`
 	Start      time.Time         `json:"start"`

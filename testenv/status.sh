@@ -37,7 +37,12 @@ for n in "${names[@]}"; do
 		;;
 	hbase) line hbase "$TE_RUN/hbase/pid" hbase "zk 127.0.0.1:2181" "$TE_RUN/hbase/master.out" ;;
 	hive) line hive "$TE_RUN/hive/pid" hive 127.0.0.1:10000 "$TE_RUN/hive/server.out" ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
+	yarn)
+		line yarn-rm "$TE_RUN/yarn/rm.pid" yarn-rm http://127.0.0.1:8088 "$TE_RUN/yarn/rm.out"
+		line yarn-nm1 "$TE_RUN/yarn/nm1.pid" yarn-nm1 127.0.0.1:8041 "$TE_RUN/yarn/nm1.out"
+		line yarn-nm2 "$TE_RUN/yarn/nm2.pid" yarn-nm2 127.0.0.1:8051 "$TE_RUN/yarn/nm2.out"
+		;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive, yarn)" ;;
 	esac
 done
 exit $rc

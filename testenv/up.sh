@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # testenv/up.sh NAME...: start real servers on 127.0.0.1 for integration tests and benchmarks.
-# NAME is kafka, hdfs, hbase or hive (default: kafka hdfs hbase). Jars come from Maven Central and are
+# NAME is kafka, hdfs, hbase, hive or yarn (default: kafka hdfs hbase). Jars come from Maven Central and are
 # cached in ${GOBENCH_CACHE:-~/.cache/gobench-testenv}; data, logs and pid files live in
 # ${GOBENCH_RUN:-/tmp/gobench-testenv}/NAME. A server that is already up is left alone.
 # Exits non-zero (with the tail of the server log) if a server does not become ready.
@@ -18,8 +18,8 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(kafka hdfs hbase)
 for n in "${names[@]}"; do
 	case $n in
-	kafka | hdfs | hbase | hive) ;;
-	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive)" ;;
+	kafka | hdfs | hbase | hive | yarn) ;;
+	*) te_die "unknown server \"$n\" (allowed: kafka, hdfs, hbase, hive, yarn)" ;;
 	esac
 done
 rc=0

@@ -26,6 +26,7 @@ var importRules = []importRule{
 	{pkg: "workloads", extern: []string{}},
 	{pkg: "measure", extern: []string{"github.com/HdrHistogram/hdrhistogram-go"}},
 	{pkg: "saturation", extern: []string{}},
+	{pkg: "yarn", extern: []string{}},
 	{pkg: "drivers", gobench: []string{"props"}, extern: []string{}},
 	{pkg: "drivers/", gobench: []string{"drivers", "props", "self"}},
 	{pkg: "engine", gobench: []string{"drivers", "generator", "measure", "props"}},
@@ -33,6 +34,7 @@ var importRules = []importRule{
 	{pkg: "workload", gobench: []string{"engine", "workload/", "drivers", "measure", "props"}},
 	{pkg: "report", gobench: []string{"measure"}},
 	{pkg: "testenv/", gobench: []string{"drivers", "drivers/", "props", "self"}},
+	{pkg: "deploy/kubernetes", extern: []string{}}, // code only in its test: the manifests checked with k8s.io/api
 	{pkg: "cmd/", gobench: []string{"*"}},
 }
 

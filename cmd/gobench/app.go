@@ -59,6 +59,7 @@ func commands() []command {
 		{"suite", "an acceptance run: the steps of a file in order, one HTML page with every throughput against the disk and net ceilings", suiteCmd},
 		{"sweep", "run the same workload at several thread counts; table, knee and report", sweepCmd},
 		{"merge", "combine the JSON results of several client processes into one report", mergeCmd},
+		{"yarn", "run N clients as one YARN application (-n N -- load|run ...) and print their merged report", yarnCmd},
 		{"report", "draw result files as one self-contained HTML page (or PNG/SVG files)", reportCmd},
 		{"workloads", "list the shipped workload files and the workload kinds", workloadsCmd},
 		{"version", "print gobench's version", func(_ context.Context, _ []string, o, _ io.Writer) error {

@@ -228,6 +228,7 @@ func resultDocument(plan *workload.Plan, o *outcome) (*measure.Document, error) 
 	if err != nil {
 		return nil, err
 	}
+	doc.Version = version
 	doc.ClientSaturated = o.verdict.Saturated
 	doc.Warnings = append(doc.Warnings, o.verdict.Warnings()...)
 	if ol := o.res.OpenLoop; ol != nil {

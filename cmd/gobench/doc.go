@@ -1,6 +1,7 @@
 // Command gobench is the CLI: YCSB's load and run (with YCSB's flags,
 // property files and report lines), TestDFSIO (gobench dfsio), Kafka's
-// producer and consumer perf tools, sweep, merge and report.
+// producer and consumer perf tools, sweep, merge and report, and yarn
+// (N clients as one YARN application, merged as merge does).
 //
 // Every command that runs something turns its own flag spellings into
 // property layers, calls workload.Prepare, runs the Plan with the CLI's

@@ -60,7 +60,7 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	files, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return printUsage(stdout, fs, "gobench merge [-o merged.json] RESULT.json...",
-			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran\n(over the union of their spans when that window is under half of it; [OVERALL], Window names which),\nand a table with one row per client.")
+			"Combines the result documents of several client processes (gobench.clients=N, -p exporter=json -p exportfile=PATH)\ninto one YCSB report: histograms merged exactly, throughput over the window in which all clients ran\n(over the window the others shared when some started late or ended early, over the union of their spans\nwhen that window is under half of it; [OVERALL], Window names which: common, live or union), and a table\nwith one row per client. Files of a load and a run (or of different workload kinds) are refused; missing\nclient numbers, clock skew over 1 s, and different gobench versions or settings are warned about.")
 	}
 	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))
@@ -82,6 +82,14 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return usageErr(fmt.Errorf("merge: %w", err))
 	}
+	return printMerged(stdout, stderr, m, *out)
+}
+
+// printMerged prints a merge as gobench merge does: the warnings on
+// stderr, the YCSB report and the per-client table on stdout, and the
+// merged result document to out unless that is empty. gobench yarn prints
+// its clients' merge with it.
+func printMerged(stdout, stderr io.Writer, m *measure.Merged, out string) error {
 	for _, w := range m.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)
 	}
@@ -92,12 +100,12 @@ func mergeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeClientTable(stdout, m); err != nil {
 		return err
 	}
-	if *out != "" {
+	if out != "" {
 		doc, err := m.Document()
 		if err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
-		if err := writeJSONFile(*out, doc); err != nil {
+		if err := writeJSONFile(out, doc); err != nil {
 			return fmt.Errorf("merge: %w", err)
 		}
 	}
