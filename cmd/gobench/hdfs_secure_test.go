@@ -104,8 +104,15 @@ func TestSecureHDFSDFSIO(t *testing.T) {
 	}
 	_, stderr := dfsio(0, keytab, "-write")
 	checkMB("write (keytab)", stderr)
+	if !strings.Contains(stderr, "hdfs (fs.defaultFS of "+e.ConfDir()+")") {
+		t.Errorf("the log does not name the conf dir's file system:\n%s", stderr)
+	}
 	_, stderr = dfsio(0, keytab, "-read")
 	checkMB("read (keytab)", stderr)
+	// The same through colinmarc's client (what the driver uses for
+	// integrity or privacy).
+	_, stderr = dfsio(0, append(keytab, "-D", "hdfs.client=colinmarc"), "-read")
+	checkMB("read (keytab, hdfs.client=colinmarc)", stderr)
 
 	cc, err := e.Kinit(context.Background(), secure.Jason)
 	if err != nil {
@@ -185,9 +192,11 @@ func TestSecureHDFSYCSB(t *testing.T) {
 	if got["READ OK"]+got["UPDATE OK"] != 60 || len(got) > 2 {
 		t.Errorf("run as jason: %v, want 60 READ/UPDATE OK only", got)
 	}
-	got = ycsb(1, secure.NoGrant, "run")
-	if got["READ FORBIDDEN"]+got["UPDATE FORBIDDEN"] != 60 || got["READ OK"]+got["UPDATE OK"] != 0 {
-		t.Errorf("run as nogrant: %v, want all 60 FORBIDDEN", got)
+	for _, client := range []string{"gobench", "colinmarc"} {
+		got = ycsb(1, secure.NoGrant, "run", "-p", "hdfs.client="+client)
+		if got["READ FORBIDDEN"]+got["UPDATE FORBIDDEN"] != 60 || got["READ OK"]+got["UPDATE OK"] != 0 {
+			t.Errorf("run as nogrant (hdfs.client=%s): %v, want all 60 FORBIDDEN", client, got)
+		}
 	}
 	noSecret(t, e, outs)
 }

@@ -99,7 +99,7 @@ func (c *Conn) begin(ctx context.Context) error {
 	}
 	c.g.retire()
 	c.drop()
-	if c.db.cfg.Secure() {
+	if c.db.cfg.ViaColinmarc() {
 		cl, err := c.db.dial(c.g)
 		if err != nil {
 			c.g.retire()

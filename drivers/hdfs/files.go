@@ -249,7 +249,10 @@ func (r *reader) ReadAt(b []byte, off int64) (int, error) {
 	var n int
 	var err error
 	if r.f != nil {
+		// colinmarc's ReadAt seeks: keep the offset of Read where it was.
+		cur, _ := r.f.Seek(0, io.SeekCurrent)
 		n, err = r.f.ReadAt(b, off)
+		r.f.Seek(cur, io.SeekStart)
 	} else {
 		n, err = r.r.ReadAt(b, off)
 	}

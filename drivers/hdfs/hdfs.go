@@ -35,6 +35,7 @@ const (
 	// -p keytab=...).
 	KeyYCSBPrincipal = "principal"
 	KeyYCSBKeytab    = "keytab"
+	KeyClient        = "hdfs.client"
 )
 
 // DefaultNamenode is the NameNode RPC address used when none is given.
@@ -53,6 +54,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyReplication, Default: "0", Usage: "replication of files written; 0 = the NameNode's dfs.replication"},
 		{Name: KeyBlockSize, Default: "0", Usage: "block size of files written (e.g. 128MB); 0 = the NameNode's dfs.blocksize"},
 		{Name: KeyTimeout, Default: "60s", Usage: "bound on one NameNode RPC or one DataNode I/O call (plain number = seconds)"},
+		{Name: KeyClient, Default: "gobench", Usage: "gobench: gobench's own wire client where it can (colinmarc's for what it lacks: listing, append, truncate, and secured clusters needing integrity or privacy); colinmarc: every operation through colinmarc/hdfs"},
 		{Name: KeyConfDir, Default: "($HADOOP_CONF_DIR)", Usage: "Hadoop conf directory: core-site.xml and hdfs-site.xml are read for " + strings.Join(siteKeys, ", ")},
 		{Name: KeyClasspath, Usage: "YCSB's -cp: ':'-separated entries; the first directory holding core-site.xml or hdfs-site.xml is read like " + KeyConfDir},
 		{Name: KeyPrincipal, Usage: "Kerberos principal to log in as from " + KeyKeytab + " (user or user@REALM); without a keytab: the ticket cache must hold it"},
@@ -81,11 +83,31 @@ type Config struct {
 	// Protection is the SASL protection asked of DataNode connections
 	// (authentication, integrity, privacy; "" = none).
 	Protection string
+	// RPCProtection is hadoop.rpc.protection's strongest ("" = none given).
+	RPCProtection string
+	// Colinmarc sends every operation through colinmarc's client
+	// (hdfs.client=colinmarc).
+	Colinmarc bool
 }
 
-// Secure reports whether the connections are Kerberized or protected: then
-// every operation goes through colinmarc's client (see doc.go).
+// Secure reports whether the connections are Kerberized or protected.
 func (c Config) Secure() bool { return c.Kerberos != nil || c.Protection != "" }
+
+// ViaColinmarc reports whether every operation goes through colinmarc's
+// client: when asked for, or when the cluster needs what gobench's own
+// client does not speak (integrity or privacy on the NameNode RPC or the
+// DataNode connections, encrypted data transfer, protection without
+// Kerberos).
+func (c Config) ViaColinmarc() bool {
+	if c.Colinmarc {
+		return true
+	}
+	if !c.Secure() {
+		return false
+	}
+	return c.Kerberos == nil || (c.Protection != "" && c.Protection != "authentication") ||
+		(c.RPCProtection != "" && c.RPCProtection != "authentication")
+}
 
 // Configure implements [drivers.Driver]. It opens no connection; it reads
 // the Hadoop conf directory (a configuration file, like a -P file).
@@ -119,6 +141,7 @@ func (Driver) Configure(d *props.Decoder, s drivers.Schema) (drivers.DB, error) 
 	c.Replication = d.IntRange(KeyReplication, 0, 0, 512)
 	c.BlockSize = d.Bytes(KeyBlockSize, 0)
 	c.Timeout = d.Duration(KeyTimeout, c.Timeout, time.Second)
+	c.Colinmarc = d.Enum(KeyClient, "gobench", "gobench", "colinmarc") == "colinmarc"
 	configureSecurity(d, st, &c)
 	if err := d.Err(); err != nil {
 		return nil, err
@@ -255,19 +278,54 @@ func (db *DB) Prepare(ctx context.Context) error {
 	if _, err := db.login(); err != nil {
 		return err
 	}
+	if !db.cfg.ViaColinmarc() {
+		g := newGuard(db.cfg.Timeout)
+		if err := g.begin(ctx); err != nil {
+			return err
+		}
+		defer g.end()
+		nn, err := db.dialWire(g)
+		if err != nil {
+			return ctxErr(ctx, err)
+		}
+		defer nn.Close()
+		if _, err := db.defaults(nn); err != nil { // one call: the session works
+			return ctxErr(ctx, fmt.Errorf("hdfs: namenode %s as %s: %w", strings.Join(db.cfg.Namenodes, ","), db.who, err))
+		}
+		return nil
+	}
 	return db.admin(ctx, func(c *hdfsc.Client) error { return nil })
 }
 
 // dialWire opens gobench's own NameNode connection (hwire), bounded by g,
-// trying the addresses in order. Call it inside g.begin/g.end.
+// trying the addresses in order; with Kerberos it authenticates with SASL
+// GSSAPI. Call it inside g.begin/g.end.
 func (db *DB) dialWire(g *guard) (*hwire.NameNode, error) {
+	var cl *krb.Client
+	k := db.cfg.Kerberos
+	if k != nil {
+		var err error
+		if cl, err = db.login(); err != nil {
+			return nil, err
+		}
+	}
 	dial := g.dialer(db.dialer(), true)
 	var errs []error
 	for _, a := range db.cfg.Namenodes {
 		nc, err := dial(context.Background(), "tcp", a)
 		if err == nil {
 			var nn *hwire.NameNode
-			if nn, err = hwire.NewNameNode(nc, db.cfg.User); err == nil {
+			if k == nil {
+				nn, err = hwire.NewNameNode(nc, db.cfg.User)
+			} else {
+				h, _, _ := net.SplitHostPort(a)
+				spn := k.spn(h)
+				if nn, err = hwire.NewNameNodeKerberos(nc, db.who, &gss{cl: cl, spn: spn}); err != nil && !isNetErr(err) {
+					nc.Close()
+					return nil, fmt.Errorf("hdfs: Kerberos authentication as %s to namenode %s (service principal %s) failed: %w", db.who, a, spn, err)
+				}
+			}
+			if err == nil {
 				return nn, nil
 			}
 			nc.Close()
@@ -280,7 +338,8 @@ func (db *DB) dialWire(g *guard) (*hwire.NameNode, error) {
 // peers returns the DataNode connection cache of a Conn, dialling through g.
 func (db *DB) peers(g *guard) *hwire.Peers {
 	dial := g.dialer(db.dialer(), false)
-	return &hwire.Peers{Dial: func(addr string) (net.Conn, error) { return dial(context.Background(), "tcp", addr) }}
+	return &hwire.Peers{Dial: func(addr string) (net.Conn, error) { return dial(context.Background(), "tcp", addr) },
+		SASL: db.cfg.Protection != ""}
 }
 
 // defaults returns the NameNode's defaults, fetched once per DB (one
@@ -310,7 +369,7 @@ func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
 	var nn *hwire.NameNode
 	var cl *hdfsc.Client
 	var err error
-	if db.cfg.Secure() {
+	if db.cfg.ViaColinmarc() {
 		cl, err = db.dial(g)
 	} else {
 		nn, err = db.dialWire(g)

@@ -11,7 +11,11 @@ import (
 	krb "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/config"
 	"github.com/jcmturner/gokrb5/v8/credentials"
+	"github.com/jcmturner/gokrb5/v8/gssapi"
+	"github.com/jcmturner/gokrb5/v8/iana/keyusage"
 	"github.com/jcmturner/gokrb5/v8/keytab"
+	"github.com/jcmturner/gokrb5/v8/spnego"
+	"github.com/jcmturner/gokrb5/v8/types"
 )
 
 // Kerberos is how the driver logs in when hadoop.security.authentication
@@ -138,4 +142,45 @@ func (k *Kerberos) describe() string {
 		return k.Principal + " from the ticket cache"
 	}
 	return "the ticket cache's principal"
+}
+
+// gss is hwire's GSSAPI with gokrb5: the initial token for the NameNode's
+// service principal, and the wrap tokens of the security layer exchange,
+// with the service ticket's session key.
+type gss struct {
+	cl  *krb.Client
+	spn string
+	key types.EncryptionKey
+}
+
+func (g *gss) InitToken() ([]byte, error) {
+	tkt, key, err := g.cl.GetServiceTicket(g.spn)
+	if err != nil {
+		return nil, fmt.Errorf("service ticket for %s: %w", g.spn, err)
+	}
+	g.key = key
+	tok, err := spnego.NewNegTokenInitKRB5(g.cl, tkt, key)
+	if err != nil {
+		return nil, err
+	}
+	return tok.MechTokenBytes, nil
+}
+
+func (g *gss) Unwrap(b []byte) ([]byte, error) {
+	var wt gssapi.WrapToken
+	if err := wt.Unmarshal(b, true); err != nil {
+		return nil, err
+	}
+	if ok, err := wt.Verify(g.key, keyusage.GSSAPI_ACCEPTOR_SEAL); !ok {
+		return nil, fmt.Errorf("wrap token does not verify: %w", err)
+	}
+	return wt.Payload, nil
+}
+
+func (g *gss) Wrap(payload []byte) ([]byte, error) {
+	wt, err := gssapi.NewInitiatorWrapToken(payload, g.key)
+	if err != nil {
+		return nil, err
+	}
+	return wt.Marshal()
 }

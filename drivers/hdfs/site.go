@@ -185,7 +185,7 @@ func configureSecurity(d *props.Decoder, st site, c *Config) {
 		failKey(d, KeyEncryptTransfer, enc, fmt.Errorf("not a boolean (%s)", esrc), "true, false")
 	}
 	rp, rsrc := st.get(KeyRPCProtection)
-	strongest(d, KeyRPCProtection, rsrc, rp) // checked; the NameNode's strongest offer is used
+	c.RPCProtection = strongest(d, KeyRPCProtection, rsrc, rp)
 }
 
 // pick returns the value of key, or of its YCSB spelling alt; both set to
