@@ -289,8 +289,13 @@ func (db *DB) Prepare(ctx context.Context) error {
 			return ctxErr(ctx, err)
 		}
 		defer nn.Close()
-		if _, err := db.defaults(nn); err != nil { // one call: the session works
+		d, err := db.defaults(nn) // one call: the session works
+		if err != nil {
 			return ctxErr(ctx, fmt.Errorf("hdfs: namenode %s as %s: %w", strings.Join(db.cfg.Namenodes, ","), db.who, err))
+		}
+		if d.EncryptData {
+			return fmt.Errorf("hdfs: the cluster encrypts data transfer but %s is not true in the configuration (%s): set it (-p %s=true) so that the driver uses colinmarc's client, which speaks it",
+				KeyEncryptTransfer, orDefault(db.cfg.ConfDir, "no conf dir"), KeyEncryptTransfer)
 		}
 		return nil
 	}
