@@ -108,9 +108,11 @@ func TestSecureWireClient(t *testing.T) {
 		}
 		r.Close()
 		c.Close(ctx)
-		db.Close()
 		if client == "colinmarc" {
-			db.DropTable(ctx, table)
+			if err := db.DropTable(ctx, table); err != nil {
+				t.Errorf("drop /%s: %v", table, err)
+			}
 		}
+		db.Close()
 	}
 }
