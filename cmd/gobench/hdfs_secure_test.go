@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -142,6 +143,18 @@ func TestSecureHDFSDFSIO(t *testing.T) {
 	_, stderr = dfsio(1, []string{"-D", "hdfs.kerberos.principal=nobody", "-D", "hdfs.kerberos.keytab=" + e.Keytab(secure.Jason)}, "-read")
 	if !strings.Contains(stderr, "nobody@"+secure.Realm) || !strings.Contains(stderr, "KDC_ERR_C_PRINCIPAL_UNKNOWN") {
 		t.Errorf("unknown principal:\n%s", stderr)
+	}
+	// An expired ticket (lifetime and renewable life 3 s): refused, naming
+	// the principal (exit 1).
+	short := filepath.Join(t.TempDir(), "cc-short")
+	if out, err := exec.Command("kinit", "-l", "3s", "-r", "3s", "-c", "FILE:"+short, "-kt", e.Keytab(secure.Jason), secure.Jason).CombinedOutput(); err != nil {
+		t.Fatalf("kinit -l 3s: %v\n%s", err, out)
+	}
+	time.Sleep(4 * time.Second)
+	t.Setenv("KRB5CCNAME", "FILE:"+short)
+	_, stderr = dfsio(1, nil, "-read")
+	if !strings.Contains(stderr, secure.Principal(secure.Jason)) || !strings.Contains(stderr, "expired") {
+		t.Errorf("expired ticket:\n%s", stderr)
 	}
 	// A keytab that is not there: a configuration error (exit 2) naming the principal.
 	_, stderr = dfsio(2, []string{"-D", "hdfs.kerberos.principal=jason", "-D", "hdfs.kerberos.keytab=/nonexistent/jason.keytab"}, "-read")
