@@ -177,6 +177,11 @@ func parseDFSIO(args []string) (*dfsioArgs, error) {
 	return a, nil
 }
 
+// hdfsSiteKeys are the Hadoop settings the hdfs driver takes as they are
+// (they override its conf directory's core-site.xml and hdfs-site.xml).
+var hdfsSiteKeys = map[string]bool{"hadoop.security.authentication": true, "dfs.namenode.kerberos.principal": true,
+	"dfs.data.transfer.protection": true, "dfs.encrypt.data.transfer": true, "hadoop.rpc.protection": true}
+
 // defineHadoop maps a Hadoop -D setting onto gobench's properties.
 func (a *dfsioArgs) defineHadoop(k, v string) {
 	src := "-D " + k
@@ -192,7 +197,7 @@ func (a *dfsioArgs) defineHadoop(k, v string) {
 	case "mapreduce.local.map.tasks.maximum":
 		a.set.Add(props.Value{Key: "threadcount", Value: v, Source: src})
 	default:
-		if strings.HasPrefix(k, "hdfs.") || strings.HasPrefix(k, "test.") {
+		if strings.HasPrefix(k, "hdfs.") || strings.HasPrefix(k, "test.") || hdfsSiteKeys[k] {
 			a.set.Add(props.Value{Key: k, Value: v, Source: src})
 			return
 		}
@@ -305,6 +310,10 @@ func (a *dfsioArgs) fileSystem() (string, error) {
 		nn := "127.0.0.1:9000"
 		if v, ok := a.set.Get("hdfs.namenode"); ok {
 			nn = v.Value
+		} else if v, ok := a.set.Get("hdfs.conf.dir"); ok {
+			return "hdfs (fs.defaultFS of " + v.Value + ")", nil
+		} else if d := os.Getenv("HADOOP_CONF_DIR"); d != "" {
+			return "hdfs (fs.defaultFS of " + d + ")", nil
 		}
 		return "hdfs://" + nn, nil
 	}

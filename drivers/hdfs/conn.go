@@ -77,8 +77,10 @@ func (c *Conn) Close(context.Context) error {
 
 // drop closes the connections of the clients (the guard has retired them).
 func (c *Conn) drop() {
-	c.peers.Close()
-	c.nn.Close()
+	if c.nn != nil {
+		c.peers.Close()
+		c.nn.Close()
+	}
 	if c.cl != nil {
 		c.cl.Close()
 		c.cl = nil
@@ -97,6 +99,17 @@ func (c *Conn) begin(ctx context.Context) error {
 	}
 	c.g.retire()
 	c.drop()
+	if c.db.cfg.ViaColinmarc() {
+		cl, err := c.db.dial(c.g)
+		if err != nil {
+			c.g.retire()
+			c.g.end()
+			return ctxErr(ctx, err)
+		}
+		c.g.takeBroken()
+		c.cl = cl
+		return nil
+	}
 	nn, err := c.db.dialWire(c.g)
 	if err != nil {
 		c.g.retire() // still broken: the next operation tries again
@@ -226,18 +239,35 @@ func wanted(f drivers.FieldSet, i int) bool {
 	return false
 }
 
-// notFound wraps a missing file as drivers.ErrNotFound.
+// notFound wraps a missing file as drivers.ErrNotFound, and a refusal
+// (AccessControlException) as FORBIDDEN.
 func notFound(op, name string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("hdfs: %s %s: %w", op, name, drivers.ErrNotFound)
 	}
-	return fmt.Errorf("hdfs: %s %s: %w", op, name, err)
+	return opErr(op, name, err)
+}
+
+// opErr names the operation and file in err; an AccessControlException
+// (fs.ErrPermission) is FORBIDDEN.
+func opErr(op, name string, err error) error {
+	if name != "" {
+		op += " " + name
+	}
+	err = fmt.Errorf("hdfs: %s: %w", op, err)
+	if errors.Is(err, os.ErrPermission) {
+		return &drivers.StatusError{Status: drivers.Forbidden, Err: err}
+	}
+	return err
 }
 
 // readFile reads the whole file into c.raw: one getBlockLocations call,
 // then one positional read per block over a kept DataNode connection. A
 // file still being created (an Insert in flight) is not there yet.
 func (c *Conn) readFile(name string) ([]byte, error) {
+	if c.nn == nil {
+		return c.kreadFile(name)
+	}
 	r, err := hwire.Open(c.nn, c.peers, name)
 	if err != nil {
 		return nil, err
@@ -314,7 +344,7 @@ func (c *Conn) Scan(ctx context.Context, table string, start []byte, count int, 
 			continue // deleted since the listing
 		}
 		if err != nil {
-			return ctxErr(ctx, fmt.Errorf("hdfs: scan %s: %w", dir, err))
+			return ctxErr(ctx, opErr("scan", dir, err))
 		}
 		rec.Reset()
 		if err := decode(b, fields, rec); err != nil {
@@ -338,6 +368,12 @@ func (c *Conn) Insert(ctx context.Context, table string, key []byte, values *dri
 	defer c.end()
 	c.enc = encode(c.enc[:0], values)
 	name := c.name(table, key)
+	if c.nn == nil {
+		if err := c.kwrite(ctx, name, c.enc, true); err != nil {
+			return ctxErr(ctx, opErr("write", name, err))
+		}
+		return nil
+	}
 	err := c.write(ctx, name, c.enc, true)
 	if err != nil && retryable(ctx, err) {
 		// A write the pipeline recovery could not save: the record is in
@@ -351,7 +387,7 @@ func (c *Conn) Insert(ctx context.Context, table string, key []byte, values *dri
 		if ctx.Err() == nil {
 			c.nn.Delete(name, false) // no half record left under construction
 		}
-		return ctxErr(ctx, fmt.Errorf("hdfs: write %s: %w", name, err))
+		return ctxErr(ctx, opErr("write", name, err))
 	}
 	return nil
 }
@@ -394,7 +430,13 @@ func (c *Conn) Delete(ctx context.Context, table string, key []byte) error {
 	}
 	defer c.end()
 	name := c.name(table, key)
-	if err := c.nn.Delete(name, false); err != nil {
+	var err error
+	if c.nn == nil {
+		err = c.cl.Remove(name)
+	} else {
+		err = c.nn.Delete(name, false)
+	}
+	if err != nil {
 		return ctxErr(ctx, notFound("delete", name, err))
 	}
 	return nil
@@ -408,6 +450,12 @@ func (c *Conn) Delete(ctx context.Context, table string, key []byte) error {
 func (c *Conn) put(ctx context.Context, table, name string, data []byte) error {
 	c.seq++
 	tmp := tableDir(table) + "/.tmp-" + c.id + "-" + strconv.FormatUint(c.seq, 36)
+	if c.nn == nil {
+		if err := c.kput(ctx, tmp, name, data); err != nil {
+			return ctxErr(ctx, opErr("write", name, err))
+		}
+		return nil
+	}
 	err := c.write(ctx, tmp, data, false)
 	if err != nil && retryable(ctx, err) {
 		c.nn.Delete(tmp, false)
@@ -420,7 +468,7 @@ func (c *Conn) put(ctx context.Context, table, name string, data []byte) error {
 		if ctx.Err() == nil {
 			c.nn.Delete(tmp, false)
 		}
-		return ctxErr(ctx, fmt.Errorf("hdfs: write %s: %w", name, err))
+		return ctxErr(ctx, opErr("write", name, err))
 	}
 	return nil
 }

@@ -21,6 +21,14 @@ func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.Writ
 		return nil, err
 	}
 	defer c.end()
+	if c.nn == nil {
+		f, err := c.kcreate(name, true)
+		if err != nil {
+			return nil, ctxErr(ctx, notFound("create", name, err))
+		}
+		c.streams++
+		return &writer{c: c, f: f, ctx: ctx}, nil
+	}
 	w, err := c.create(ctx, name, true)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("create", name, err))
@@ -55,6 +63,14 @@ func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error
 		return nil, err
 	}
 	defer c.end()
+	if c.nn == nil {
+		f, err := c.cl.Open(name)
+		if err != nil {
+			return nil, ctxErr(ctx, notFound("open", name, err))
+		}
+		c.streams++
+		return &reader{c: c, f: f, ctx: ctx}, nil
+	}
 	r, err := hwire.Open(c.nn, c.peers, name)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("open", name, err))
@@ -103,8 +119,14 @@ func (c *Conn) RemoveAll(ctx context.Context, name string) error {
 		return err
 	}
 	defer c.end()
-	if err := c.nn.Delete(name, true); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return ctxErr(ctx, fmt.Errorf("hdfs: remove %s: %w", name, err))
+	var err error
+	if c.nn == nil {
+		err = c.cl.RemoveAll(name)
+	} else {
+		err = c.nn.Delete(name, true)
+	}
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return ctxErr(ctx, opErr("remove", name, err))
 	}
 	return nil
 }
@@ -145,7 +167,7 @@ func (w *writer) Write(b []byte) (int, error) {
 		n, err = w.f.Write(b)
 	}
 	if err != nil {
-		return n, ctxErr(w.ctx, fmt.Errorf("hdfs: write: %w", err))
+		return n, ctxErr(w.ctx, opErr("write", "", err))
 	}
 	return n, nil
 }
@@ -175,37 +197,65 @@ func (w *writer) Close() error {
 		err = closeWriter(w.ctx, w.f)
 	}
 	if err != nil {
-		return ctxErr(w.ctx, fmt.Errorf("hdfs: close: %w", err))
+		return ctxErr(w.ctx, opErr("close", "", err))
 	}
 	return nil
 }
 
-// reader is the reading counterpart of writer.
+// reader is the reading counterpart of writer: r (gobench's reader) or f
+// (colinmarc's, on a secured DB) is set.
 type reader struct {
 	c      *Conn
 	r      *hwire.Reader
+	f      *hdfsc.FileReader
 	ctx    context.Context
 	closed bool
 }
 
 func (r *reader) Read(b []byte) (int, error) {
-	if err := r.c.begin(r.ctx); err != nil {
+	if err := r.begin(); err != nil {
 		return 0, err
 	}
 	defer r.c.end()
-	n, err := r.r.Read(b)
+	var n int
+	var err error
+	if r.f != nil {
+		n, err = r.f.Read(b)
+	} else {
+		n, err = r.r.Read(b)
+	}
 	return n, ctxErr(r.ctx, readErr(err))
+}
+
+// begin starts a call (see [writer.begin]).
+func (r *reader) begin() error {
+	if err := r.c.begin(r.ctx); err != nil {
+		return err
+	}
+	if t := r.c.db.cfg.Timeout; t > 0 && r.f != nil {
+		r.f.SetDeadline(time.Now().Add(t))
+	}
+	return nil
 }
 
 func (r *reader) ReadAt(b []byte, off int64) (int, error) {
 	if off >= r.Size() {
 		return 0, io.EOF
 	}
-	if err := r.c.begin(r.ctx); err != nil {
+	if err := r.begin(); err != nil {
 		return 0, err
 	}
 	defer r.c.end()
-	n, err := r.r.ReadAt(b, off)
+	var n int
+	var err error
+	if r.f != nil {
+		// colinmarc's ReadAt seeks: keep the offset of Read where it was.
+		cur, _ := r.f.Seek(0, io.SeekCurrent)
+		n, err = r.f.ReadAt(b, off)
+		r.f.Seek(cur, io.SeekStart)
+	} else {
+		n, err = r.r.ReadAt(b, off)
+	}
 	return n, ctxErr(r.ctx, readErr(err))
 }
 
@@ -222,7 +272,15 @@ func (r *reader) Close() error {
 		r.closed = true
 		r.c.streams--
 	}
+	if r.f != nil {
+		return r.f.Close()
+	}
 	return r.r.Close()
 }
 
-func (r *reader) Size() int64 { return r.r.Size() }
+func (r *reader) Size() int64 {
+	if r.f != nil {
+		return r.f.Stat().Size()
+	}
+	return r.r.Size()
+}

@@ -2,8 +2,10 @@
 // that the hdfs driver needs beyond what github.com/colinmarc/hdfs offers:
 //
 //   - Hadoop IPC to the NameNode (ClientProtocol over protobuf RPC, simple
-//     authentication): the calls of a file's life (create with the
-//     overwrite flag, addBlock, complete, getBlockLocations, rename2,
+//     authentication, or Kerberos through SASL GSSAPI with the security
+//     layer "none", hadoop.rpc.protection=authentication; the caller gives
+//     the Kerberos side as a [GSSAPI]): the calls of a file's life (create
+//     with the overwrite flag, addBlock, complete, getBlockLocations, rename2,
 //     delete, renewLease, getServerDefaults) and of pipeline recovery
 //     (updateBlockForPipeline, updatePipeline, abandonBlock), each one
 //     round trip with no extra getFileInfo;
@@ -14,11 +16,16 @@
 //     not acknowledged, updatePipeline); [Reader] reads exact byte ranges
 //     (positional reads) and sequential streams, and keeps the DataNode
 //     connections it finished with for the next read ([Peers]), as Java's
-//     peer cache does.
+//     peer cache does. With [Peers].SASL each new DataNode connection is
+//     first authenticated with SASL DIGEST-MD5 and the block access token
+//     (data transfer protection with QOP auth, as Java's
+//     SaslDataTransferClient; integrity and privacy are not spoken:
+//     [ErrProtection]).
 //
 // Messages are encoded and decoded by hand with protowire; the field
 // numbers are those of Hadoop's ClientNamenodeProtocol.proto, hdfs.proto,
-// datatransfer.proto, RpcHeader.proto and IpcConnectionContext.proto.
+// datatransfer.proto, RpcHeader.proto (RpcSaslProto) and
+// IpcConnectionContext.proto.
 // Connections are given by the caller (a dial function), so the driver's
 // deadline guard bounds every call; nothing here takes a context.
 // Not safe for concurrent use, except where a type says otherwise.

@@ -216,6 +216,8 @@ func (n *NameNode) ServerDefaults() (Defaults, error) {
 				d.WritePacketSize = uint32(g.x)
 			case 4:
 				d.Replication = uint32(g.x)
+			case 6:
+				d.EncryptData = g.x != 0
 			case 8:
 				d.ChecksumType = g.x
 			}

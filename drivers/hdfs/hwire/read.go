@@ -140,7 +140,7 @@ func (r *Reader) open(b *LocatedBlock, off, length uint64) (*blockStream, error)
 	for _, i := range r.order {
 		addr := b.Locs[i].Addr()
 		for fresh := false; ; fresh = true {
-			c, err := r.peers.get(addr, fresh)
+			c, err := r.peers.get(addr, fresh, b.Token)
 			if err == nil {
 				var s *blockStream
 				s, err = r.request(c, b, off, length)

@@ -52,11 +52,14 @@ func shortClass(c string) string {
 	return c
 }
 
-// Is maps the NameNode's exceptions onto the fs errors.
+// Is maps the NameNode's exceptions onto the fs errors
+// (AccessControlException is fs.ErrPermission).
 func (e *RemoteError) Is(target error) bool {
 	switch target {
 	case fs.ErrNotExist:
 		return e.Class == "java.io.FileNotFoundException"
+	case fs.ErrPermission:
+		return e.Class == "org.apache.hadoop.security.AccessControlException"
 	case fs.ErrExist:
 		return e.Class == "org.apache.hadoop.fs.FileAlreadyExistsException" ||
 			e.Class == "org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException"

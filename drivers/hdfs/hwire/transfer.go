@@ -146,7 +146,10 @@ func (e *StatusError) Error() string {
 // DataNode's keep-alive of 4 s). It remembers DataNodes that failed for
 // DeadFor, and tries them last. Safe for concurrent use.
 type Peers struct {
-	Dial    func(addr string) (net.Conn, error)
+	Dial func(addr string) (net.Conn, error)
+	// SASL: authenticate each new connection with the block access token
+	// (SASL data transfer protection, QOP auth; see saslDataTransfer).
+	SASL    bool
 	Expiry  time.Duration // 0: 3 s
 	DeadFor time.Duration // 0: 10 s
 
@@ -175,8 +178,9 @@ func (p *Peers) expiry() time.Duration {
 	return 3 * time.Second
 }
 
-// get returns an idle connection to addr or dials one.
-func (p *Peers) get(addr string, fresh bool) (*peerConn, error) {
+// get returns an idle connection to addr or dials one (authenticated with
+// the block token tok when p.SASL).
+func (p *Peers) get(addr string, fresh bool, tok []byte) (*peerConn, error) {
 	if !fresh {
 		p.mu.Lock()
 		l := p.idle[addr]
@@ -198,7 +202,14 @@ func (p *Peers) get(addr string, fresh bool) (*peerConn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &peerConn{Conn: c, addr: addr, r: bufio.NewReaderSize(c, 16<<10)}, nil
+	pc := &peerConn{Conn: c, addr: addr, r: bufio.NewReaderSize(c, 16<<10)}
+	if p.SASL {
+		if err := saslDataTransfer(c, pc.r, tok); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("datanode %s: %w", addr, err)
+		}
+	}
+	return pc, nil
 }
 
 // put keeps c for the next read from its DataNode.

@@ -180,4 +180,7 @@ type Defaults struct {
 	WritePacketSize  uint32
 	Replication      uint32
 	ChecksumType     uint64 // 1 CRC32, 2 CRC32C
+	// EncryptData: the cluster encrypts data transfer
+	// (dfs.encrypt.data.transfer), which this package does not speak.
+	EncryptData bool
 }

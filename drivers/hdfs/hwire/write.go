@@ -398,7 +398,7 @@ func (w *Writer) log(msg string) {
 // ack reader. On failure bad is the index of the node to blame.
 func (w *Writer) connect(stage uint64, latestGS uint64, token []byte, minBytes, maxBytes uint64) (*pipeline, int, error) {
 	addr := w.nodes[0].Addr()
-	c, err := w.peers.get(addr, true)
+	c, err := w.peers.get(addr, true, token)
 	if err != nil {
 		return nil, 0, err
 	}
