@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -153,7 +154,11 @@ func (e *OpError) Error() string {
 	if e.Err == nil {
 		return e.Op + ": " + e.Status.String()
 	}
-	return e.Op + ": " + e.Status.String() + ": " + e.Err.Error()
+	st, msg := e.Status.String(), e.Err.Error()
+	if msg == st || strings.HasPrefix(msg, st+": ") { // a drivers.StatusError names its status itself
+		return e.Op + ": " + msg
+	}
+	return e.Op + ": " + st + ": " + msg
 }
 
 func (e *OpError) Unwrap() error { return e.Err }
