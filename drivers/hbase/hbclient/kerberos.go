@@ -86,7 +86,7 @@ type AuthError struct {
 func (e *AuthError) Error() string {
 	who := e.Principal
 	if who == "" {
-		who = "(no principal)"
+		return fmt.Sprintf("Kerberos authentication failed (no principal given, none from a ticket cache): %v", e.Err)
 	}
 	if e.Server != "" {
 		return fmt.Sprintf("Kerberos authentication of %s to %s failed: %v", who, e.Server, e.Err)
@@ -159,7 +159,7 @@ func (k *Kerberos) login() (*krbclient.Client, error) {
 		cc, err := credentials.LoadCCache(k.CCache)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, fail("no Kerberos ticket: ticket cache %s does not exist; run kinit (or give a keytab)", k.CCache)
+				return nil, fail("no Kerberos ticket: ticket cache %s does not exist; run kinit (or give a principal and keytab)", k.CCache)
 			}
 			return nil, fail("ticket cache %s: %v", k.CCache, trimPathErr(err))
 		}
