@@ -5,6 +5,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -216,6 +218,18 @@ func TestSecureHBaseRefusals(t *testing.T) {
 	if code != exitFailed || !strings.Contains(errs, "jason@GOBENCH.TEST") || !strings.Contains(errs, "no Kerberos ticket") ||
 		!strings.Contains(errs, "kinit") || strings.Contains(out, "[OVERALL]") {
 		t.Errorf("no ticket: exit %d, want 1 before the run naming jason@GOBENCH.TEST\nstdout %s\nstderr %s", code, out, errs)
+	}
+	// An expired ticket (kinit -l 2s): refused the same way.
+	cc := filepath.Join(t.TempDir(), "cc")
+	if out, err := exec.CommandContext(ctx, "kinit", "-l", "2s", "-kt", e.Keytab(secure.Jason), "-c", "FILE:"+cc, secure.Jason).CombinedOutput(); err != nil {
+		t.Fatalf("kinit -l 2s: %v %s", err, out)
+	}
+	time.Sleep(3 * time.Second)
+	t.Setenv("KRB5CCNAME", cc)
+	code, out, errs = gobench(t, ctx, append([]string{"run", "hbase2", "-P", "workloads/workloadc"}, base...)...)
+	outs = append(outs, out, errs)
+	if code != exitFailed || !strings.Contains(errs, "jason@GOBENCH.TEST") || !strings.Contains(errs, "expired") || strings.Contains(out, "[OVERALL]") {
+		t.Errorf("expired ticket: exit %d, want 1 before the run naming jason@GOBENCH.TEST\nstdout %s\nstderr %s", code, out, errs)
 	}
 	// A missing keytab is a configuration error (exit 2) naming the principal.
 	code, _, errs = gobench(t, ctx, append([]string{"run", "hbase2", "-P", "workloads/workloadc", "-p", "principal=jason",

@@ -27,7 +27,7 @@ const (
 
 func securityKeys() []props.Key {
 	return []props.Key{
-		{Name: KeyAuthentication, Default: "simple", Usage: "simple, or kerberos (SASL GSSAPI with a keytab or kinit's ticket cache: KRB5CCNAME, krb5.conf from KRB5_CONFIG or /etc/krb5.conf); also read from hbase-site.xml", Show: true},
+		{Name: KeyAuthentication, Default: "simple", Usage: "simple, or kerberos (SASL GSSAPI with a keytab or kinit's ticket cache: KRB5CCNAME, krb5.conf from KRB5_CONFIG or /etc/krb5.conf); also read from hbase-site.xml"},
 		{Name: KeyRPCProtection, Default: "authentication", Usage: "SASL protection with kerberos: authentication, integrity or privacy, or a ','-separated list in order of preference; also read from hbase-site.xml"},
 		{Name: KeyRSPrincipal, Usage: "the RegionServers' Kerberos principal, e.g. hbase/_HOST@REALM (_HOST: the server's host name); also read from hbase-site.xml"},
 		{Name: KeyMasterPrincipal, Usage: "the master's Kerberos principal (default: " + KeyRSPrincipal + "); also read from hbase-site.xml"},
