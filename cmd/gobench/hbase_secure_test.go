@@ -96,6 +96,8 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	e, ctx := secureHBase(t)
 	kinitAs(t, e, ctx, secure.Jason)
 	table := secure.Namespace + ":usertable"
+	last := time.Now()
+	lap := func(what string) { t.Logf("%s: %.1fs", what, time.Since(last).Seconds()); last = time.Now() }
 	common := []string{"-cp", e.ConfDir(), "-p", "table=" + table, "-p", "columnfamily=family",
 		"-p", "recordcount=1000", "-p", "dataintegrity=true", "-threads", "8"}
 	var outs []string
@@ -119,6 +121,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	if err != nil || strings.TrimSpace(regions) != "45" {
 		t.Errorf("HBase's own client counts the regions of %s: %q, %v; want 45", table, regions, err)
 	}
+	lap("gobench creates the table (45 regions) and loads")
 	for _, w := range []string{"workloada", "workloadc"} {
 		out = gb(w+" as jason", exitOK, "run", "hbase12", "-P", "workloads/"+w, "-p", "operationcount=2000")
 		ops := []string{"READ", "VERIFY"}
@@ -128,6 +131,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 		okOnly(t, w+" as jason", out, ops...)
 	}
 
+	lap("gobench runs A and C")
 	// Java YCSB reads what gobench wrote (its data integrity check too).
 	so, se, err := e.Script(ctx, "ycsb.sh", "", "--secure", secure.Jason, "run", "-p", "table="+table,
 		"-p", "recordcount=1000", "-p", "operationcount=1000", "-p", "readproportion=1", "-p", "updateproportion=0",
@@ -141,6 +145,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 		t.Errorf("Java YCSB: [READ], Return=OK, %s; want 1000\n%s", r["READ OK"], so)
 	}
 
+	lap("Java YCSB reads")
 	// gobench reads what Java YCSB wrote.
 	jtable := secure.Namespace + ":ycsb_written"
 	if out, err := e.HBaseAdmin(ctx, secure.Jason, "create "+jtable+" family 4 --drop"); err != nil {
@@ -153,6 +158,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	if err != nil || returns(so)["INSERT OK"] != "1000" {
 		t.Fatalf("Java YCSB load: %v\n%s", err, so)
 	}
+	lap("Java creates a table and YCSB loads it")
 	code, out, errs := gobench(t, ctx, "run", "hbase12", "-P", "workloads/workloadc", "-cp", e.ConfDir(),
 		"-p", "table="+jtable, "-p", "recordcount=1000", "-p", "operationcount=1000", "-p", "requestdistribution=uniform",
 		"-p", "dataintegrity=true", "-threads", "4")
@@ -162,6 +168,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	}
 	onlyReturns(t, "gobench reads Java YCSB's records", out, map[string]string{"READ OK": "1000", "VERIFY OK": "1000"})
 
+	lap("gobench reads Java YCSB's records")
 	// The same with YCSB's principal/keytab properties (no ticket cache), and
 	// with every hbase.rpc.protection.
 	t.Setenv("KRB5CCNAME", "/nonexistent/gobench-cc")
@@ -171,6 +178,7 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 			"-p", "hbase.rpc.protection="+qop)
 		onlyReturns(t, "workloadc, keytab, "+qop, out, map[string]string{"READ OK": "500", "VERIFY OK": "500"})
 	}
+	lap("gobench with a keytab, three protections")
 	noSecretIn(t, e, outs...)
 }
 
