@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hbase"
+	"github.com/gobench/gobench/props"
 	"github.com/gobench/gobench/testenv/secure"
 )
 
@@ -81,6 +84,22 @@ func okOnly(t *testing.T, label, out string, ops ...string) {
 	}
 }
 
+// gobenchAdmin is gobench's HBase driver as jason (keytab) for table
+// creation and clean-up (no JVM).
+func gobenchAdmin(t *testing.T, e *secure.Env) drivers.TableAdmin {
+	t.Helper()
+	var s props.Set
+	for k, v := range map[string]string{"hbase.conf.dir": e.ConfDir(), "principal": secure.Jason, "keytab": e.Keytab(secure.Jason)} {
+		s.Add(props.Value{Key: k, Value: v, Source: "test"})
+	}
+	db, err := hbase.Driver{}.Configure(props.NewDecoder(&s), drivers.Schema{Table: "usertable"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db.(drivers.TableAdmin)
+}
+
 func noSecretIn(t *testing.T, e *secure.Env, outs ...string) {
 	t.Helper()
 	for _, s := range e.Secrets() {
@@ -115,7 +134,8 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	out := gb("load as jason", exitOK, "load", "hbase12", "-P", "workloads/workloada",
 		"-p", "hbase.createtable=true", "-p", "hbase.droptable=true", "-p", "hbase.splits=44")
 	onlyReturns(t, "load as jason", out, map[string]string{"INSERT OK": "1000"})
-	t.Cleanup(func() { e.HBaseAdmin(context.Background(), secure.Jason, "drop "+table) })
+	admin := gobenchAdmin(t, e)
+	t.Cleanup(func() { admin.DropTable(context.Background(), table) })
 	regions, err := e.HBaseAdmin(ctx, secure.Jason, "regions "+table)
 	outs = append(outs, regions)
 	if err != nil || strings.TrimSpace(regions) != "45" {
@@ -148,17 +168,18 @@ func TestSecureHBaseFieldReport004(t *testing.T) {
 	lap("Java YCSB reads")
 	// gobench reads what Java YCSB wrote.
 	jtable := secure.Namespace + ":ycsb_written"
-	if out, err := e.HBaseAdmin(ctx, secure.Jason, "create "+jtable+" family 4 --drop"); err != nil {
-		t.Fatalf("create %s: %v %s", jtable, err, out)
+	admin.DropTable(ctx, jtable)
+	if err := admin.CreateTable(ctx, jtable, hbase.SplitKeys(4), false); err != nil {
+		t.Fatalf("create %s: %v", jtable, err)
 	}
-	t.Cleanup(func() { e.HBaseAdmin(context.Background(), secure.Jason, "drop "+jtable) })
+	t.Cleanup(func() { admin.DropTable(context.Background(), jtable) })
 	so, se, err = e.Script(ctx, "ycsb.sh", "", "--secure", secure.Jason, "load", "-p", "table="+jtable,
 		"-p", "recordcount=1000", "-p", "dataintegrity=true", "-threads", "4")
 	outs = append(outs, so, se)
 	if err != nil || returns(so)["INSERT OK"] != "1000" {
 		t.Fatalf("Java YCSB load: %v\n%s", err, so)
 	}
-	lap("Java creates a table and YCSB loads it")
+	lap("gobench creates a table, Java YCSB loads it")
 	code, out, errs := gobench(t, ctx, "run", "hbase12", "-P", "workloads/workloadc", "-cp", e.ConfDir(),
 		"-p", "table="+jtable, "-p", "recordcount=1000", "-p", "operationcount=1000", "-p", "requestdistribution=uniform",
 		"-p", "dataintegrity=true", "-threads", "4")
@@ -196,7 +217,8 @@ func TestSecureHBaseRefusals(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("load as jason: exit %d\n%s", code, errs)
 	}
-	t.Cleanup(func() { e.HBaseAdmin(context.Background(), secure.Jason, "drop "+table) })
+	admin := gobenchAdmin(t, e)
+	t.Cleanup(func() { admin.DropTable(context.Background(), table) })
 
 	kinitAs(t, e, ctx, secure.NoGrant)
 	code, out, errs = gobench(t, ctx, append([]string{"run", "hbase2", "-P", "workloads/workloada", "-p", "operationcount=60"}, base...)...)
