@@ -241,6 +241,16 @@ func TestSecureHBaseRefusals(t *testing.T) {
 	// As in YCSB, a load thread stops at its first failed insert: one each.
 	onlyReturns(t, "load as nogrant", out, map[string]string{"INSERT FORBIDDEN": "2"})
 
+	// The server refuses a ticket for another service's principal.
+	kinitAs(t, e, ctx, secure.Jason)
+	code, out, errs = gobench(t, ctx, append([]string{"run", "hbase2", "-P", "workloads/workloadc",
+		"-p", "hbase.regionserver.kerberos.principal=zookeeper/_HOST@" + secure.Realm}, base...)...)
+	outs = append(outs, out, errs)
+	if code != exitFailed || !strings.Contains(errs, "Kerberos authentication of jason@GOBENCH.TEST to zookeeper/localhost@GOBENCH.TEST failed: the server refused") ||
+		strings.Contains(out, "[OVERALL]") {
+		t.Errorf("wrong server principal: exit %d, want 1 before the run\nstdout %s\nstderr %s", code, out, errs)
+	}
+
 	// No ticket: refused before the run, naming the principal and the cause.
 	t.Setenv("KRB5CCNAME", "/nonexistent/gobench-cc")
 	code, out, errs = gobench(t, ctx, append([]string{"run", "hbase2", "-P", "workloads/workloadc", "-p", "principal=jason"}, base...)...)

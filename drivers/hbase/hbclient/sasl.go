@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jcmturner/gofork/encoding/asn1"
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/jcmturner/gokrb5/v8/crypto"
 	"github.com/jcmturner/gokrb5/v8/gssapi"
 	"github.com/jcmturner/gokrb5/v8/iana/chksumtype"
@@ -65,7 +66,11 @@ func (k *Kerberos) handshake(nc net.Conn, addr, service string, codec bool) (net
 	connErr := func(step string, err error) error {
 		return fmt.Errorf("SASL %s with %s (%s): %w: %w", step, addr, service, ErrConnection, err)
 	}
-	name, _ := splitPrincipal(spn)
+	name, realm := splitPrincipal(spn)
+	if got := ticketRealm(cl, name); realm != "" && !strings.EqualFold(realm, got) {
+		return nc, nil, authErr("the server principal's realm is %s, but krb5.conf maps its host to %s "+
+			"(cross-realm server principals are not supported): fix the principal or krb5.conf's [domain_realm]", realm, got)
+	}
 	tkt, key, err := cl.GetServiceTicket(name)
 	if err != nil {
 		return nc, nil, authErr("service ticket: %v", err)
@@ -135,6 +140,17 @@ func (k *Kerberos) handshake(nc net.Conn, addr, service string, codec bool) (net
 		return nc, hello, nil
 	}
 	return &saslConn{Conn: nc, r: r, w: w}, hello, nil
+}
+
+// ticketRealm is the realm gokrb5 asks for a ticket to the service
+// principal name (no realm): krb5.conf's [domain_realm] for its last
+// component, else the client's realm.
+func ticketRealm(cl *krbclient.Client, name string) string {
+	parts := strings.Split(name, "/")
+	if r := cl.Config.ResolveRealm(parts[len(parts)-1]); r != "" {
+		return r
+	}
+	return cl.Credentials.Realm()
 }
 
 // chooseQOP picks the first protection the client accepts that the
