@@ -56,6 +56,9 @@ func (db *DB) setup(ctx context.Context) error {
 	if db.setupDone {
 		return nil
 	}
+	if err := db.client.Login(ctx); err != nil {
+		return fmt.Errorf("hbase: %w", err) // before any table work: the run does not start
+	}
 	if db.cfg.DropTable {
 		err := db.client.DropTable(ctx, db.table)
 		if err != nil && !errors.Is(err, hbclient.ErrTableNotFound) {
@@ -100,10 +103,10 @@ func (db *DB) DropTable(ctx context.Context, table string) error {
 }
 
 // mapErr adds drivers.ErrUnavailable to errors that mean the cluster could
-// not be reached.
+// not be reached, and marks AccessDeniedException FORBIDDEN.
 func mapErr(err error) error {
 	if err != nil && errors.Is(err, hbclient.ErrConnection) && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("%w: %w", drivers.ErrUnavailable, err)
 	}
-	return err
+	return forbidden(err)
 }

@@ -3,8 +3,9 @@
 // operations on Apache HBase 2.x through gobench's own native client,
 // drivers/hbase/hbclient (no Java, no gohbase).
 //
-// It may import the standard library, gobench/drivers, gobench/props and
-// its sub-packages hbclient and pb (and hbtest, the fake server, in tests).
+// It may import the standard library, gobench/drivers, gobench/props,
+// gokrb5's config (krb5.conf) and its sub-packages hbclient and pb (and
+// hbtest, the fake server, in tests).
 //
 // Mapping of YCSB's operations (as in YCSB's hbase2 binding):
 //
@@ -35,7 +36,21 @@
 // servers advertise (in ZooKeeper and hbase:meta) to addresses this machine
 // can dial. Errors: a cluster that cannot be
 // reached within hbase.client.operation.timeout is SERVICE_UNAVAILABLE
-// (drivers.ErrUnavailable); other server errors are ERROR.
+// (drivers.ErrUnavailable); an AccessDeniedException (the AccessController
+// said no) is FORBIDDEN; other server errors are ERROR.
+//
+// Secured clusters (security.go): hbase.security.authentication=kerberos
+// (from -p or hbase-site.xml) turns on SASL GSSAPI with the server principals
+// hbase.regionserver.kerberos.principal / hbase.master.kerberos.principal
+// (_HOST = the server's host name) and hbase.rpc.protection. Credentials:
+// YCSB's principal + keytab, else hbase.client.keytab.file +
+// hbase.client.keytab.principal (or hbase.client.kerberos.principal), else
+// kinit's ticket cache (KRB5CCNAME, default /tmp/krb5cc_UID; principal, if
+// given, must match it); krb5.conf from KRB5_CONFIG (default
+// /etc/krb5.conf). The first Open logs in before any table work, so a
+// missing ticket, an expired one or a principal the KDC does not know stops
+// the run before it starts; a missing keytab file or krb5.conf is a
+// configuration error.
 //
 // Design: one DB holds one hbclient.Client, shared by every worker's Conn:
 // one multiplexed TCP connection per RegionServer, a shared region cache,

@@ -66,7 +66,7 @@ type Driver struct{}
 
 // Keys lists the driver's properties.
 func (Driver) Keys() []props.Key {
-	return []props.Key{
+	return append([]props.Key{
 		{Name: KeyColumnFamily, Default: "family", Usage: "the column family holding every field"},
 		{Name: KeyClientBuffering, Default: "false", Usage: "buffer inserts, updates and deletes and send them as batched Multi RPCs (YCSB's BufferedMutator); buffered writes count as BATCHED_OK"},
 		{Name: KeyWriteBufferSize, Default: "12582912", Usage: "bytes buffered per connection before a flush when clientbuffering=true"},
@@ -74,8 +74,8 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyUsePageFilter, Default: "true", Usage: "accepted for YCSB compatibility; scans always ask the server for exactly the rows wanted (ScanRequest.limit_of_rows)"},
 		{Name: KeyScanValueFilter, Default: "false", Usage: "YCSB's scan value filter; not supported (true is refused)"},
 		{Name: KeyDebug, Default: "false", Usage: "accepted for YCSB compatibility; ignored"},
-		{Name: KeyPrincipal, Usage: "Kerberos principal; not supported (SIMPLE authentication only)"},
-		{Name: KeyKeytab, Usage: "Kerberos keytab; not supported (SIMPLE authentication only)"},
+		{Name: KeyPrincipal, Usage: "Kerberos principal (YCSB's; user[@REALM]) to log in as with " + KeyKeytab + ", or that kinit's ticket cache must hold; needs " + KeyAuthentication + "=kerberos"},
+		{Name: KeyKeytab, Usage: "Kerberos keytab of " + KeyPrincipal + " (YCSB's); without one the ticket cache of kinit is used"},
 		{Name: KeyQuorum, Default: "127.0.0.1:2181", Usage: "ZooKeeper quorum, host[:port],... (hosts without a port use " + KeyClientPort + "); overrides hbase-site.xml", Show: true},
 		{Name: KeyClientPort, Default: "2181", Usage: "ZooKeeper port for quorum hosts given without one"},
 		{Name: KeyZNodeParent, Default: "/hbase", Usage: "HBase's parent znode (zookeeper.znode.parent)"},
@@ -87,7 +87,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyOpTimeout, Default: "60000", Usage: "milliseconds (or Go duration) an operation may take with all its retries"},
 		{Name: KeyRPCTimeout, Default: "60000", Usage: "milliseconds (or Go duration) one RPC may take"},
 		{Name: KeyPause, Default: "100", Usage: "base retry pause in milliseconds (or Go duration); HBase's backoff multiplies it"},
-		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication)"},
+		{Name: KeyUser, Default: "gobench", Usage: "effective user sent to HBase (SIMPLE authentication; with kerberos the principal is the user)"},
 		{Name: KeyMultiSize, Default: "1000", Usage: "maximum mutations per Multi RPC when flushing the client buffer"},
 		{Name: KeyCheckTable, Default: "true", Usage: "the first connection fails if the table does not exist (as YCSB's init does)"},
 		{Name: KeyRetries, Default: "15", Usage: "retries of one operation before it fails (Java's hbase.client.retries.number), within hbase.client.operation.timeout"},
@@ -95,7 +95,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyFailedExpiry, Default: "2000", Usage: "milliseconds (or Go duration) a RegionServer whose dial failed is not dialled again (Java's failed-servers list)"},
 		{Name: KeyRPCCodec, Default: "org.apache.hadoop.hbase.codec.KeyValueCodec", Usage: "cell codec of RegionServer calls (cell blocks); empty sends cells inside the protobuf messages"},
 		{Name: KeyHosts, Usage: "host names the servers advertise mapped to addresses to dial, name=address,... (for advertised names this machine cannot resolve)"},
-	}
+	}, securityKeys()...)
 }
 
 // Config is the driver's decoded configuration (see [Driver.Keys] for the
@@ -143,11 +143,6 @@ func decode(p *props.Decoder) (Config, error) {
 	if p.Bool(KeyScanValueFilter, false) {
 		p.Failf(KeyScanValueFilter, "scan value filtering is not supported by gobench's HBase client; want false")
 	}
-	for _, k := range []string{KeyPrincipal, KeyKeytab} {
-		if v, ok := p.Lookup(k); ok && strings.TrimSpace(v.Value) != "" {
-			p.Failf(k, "Kerberos is not supported (SIMPLE authentication only); remove %s", k)
-		}
-	}
 	if cfg.Family == "" {
 		p.Failf(KeyColumnFamily, "want a column family name, not an empty value")
 	}
@@ -168,6 +163,7 @@ func decode(p *props.Decoder) (Config, error) {
 			p.Failf(key, "%v", err)
 		}
 	}
+	decodeSecurity(p, site, &cfg)
 	port := p.IntRange(KeyClientPort, 0, 1, 65535)
 	if port == 0 {
 		port = 2181

@@ -12,9 +12,10 @@ import (
 
 // siteConfig holds what the driver takes from hbase-site.xml.
 type siteConfig struct {
-	quorum     string // hbase.zookeeper.quorum
-	clientPort string // hbase.zookeeper.property.clientPort
-	parent     string // zookeeper.znode.parent
+	quorum     string            // hbase.zookeeper.quorum
+	clientPort string            // hbase.zookeeper.property.clientPort
+	parent     string            // zookeeper.znode.parent
+	all        map[string]string // every property, for the security settings
 }
 
 type siteXML struct {
@@ -30,9 +31,10 @@ func parseSite(data []byte) (siteConfig, error) {
 	if err := xml.Unmarshal(data, &x); err != nil {
 		return siteConfig{}, err
 	}
-	var s siteConfig
+	s := siteConfig{all: make(map[string]string)}
 	for _, p := range x.Properties {
 		v := strings.TrimSpace(p.Value)
+		s.all[strings.TrimSpace(p.Name)] = v
 		switch strings.TrimSpace(p.Name) {
 		case "hbase.zookeeper.quorum":
 			s.quorum = v

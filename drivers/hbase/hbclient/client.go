@@ -57,6 +57,10 @@ type Options struct {
 	PBCells bool
 	// ScanMaxResultSize caps the bytes per scan RPC (default 2 MiB).
 	ScanMaxResultSize uint64
+	// Kerberos, if set, authenticates every connection with SASL GSSAPI
+	// (hbase.security.authentication=kerberos; see kerberos.go); User is
+	// then ignored, the server takes the Kerberos principal. nil: SIMPLE.
+	Kerberos *Kerberos
 	// Dial opens TCP connections (default net.Dialer). Tests and setups with
 	// unresolvable advertised host names can remap addresses here.
 	Dial func(ctx context.Context, addr string) (net.Conn, error)

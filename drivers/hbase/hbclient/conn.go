@@ -94,6 +94,16 @@ func dialConn(ctx context.Context, o *Options, addr, service string, codec bool,
 	if dl, ok := ctx.Deadline(); ok {
 		_ = nc.SetWriteDeadline(dl)
 	}
+	if o.Kerberos != nil { // SASL first, then the header (without the SIMPLE preamble)
+		if dl, ok := ctx.Deadline(); ok {
+			_ = nc.SetReadDeadline(dl)
+		}
+		if nc, hello, err = o.Kerberos.handshake(nc, addr, service, codec); err != nil {
+			nc.Close()
+			return nil, err
+		}
+		_ = nc.SetReadDeadline(time.Time{})
+	}
 	if _, err := nc.Write(hello); err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)

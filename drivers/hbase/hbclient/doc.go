@@ -3,14 +3,22 @@
 // MasterService calls a benchmark needs (create a pre-split table, disable,
 // delete, exists). It speaks HBase's RPC directly over TCP, following
 // /work/shared/spec/hbase-wire.md, and imports only the standard library,
-// google.golang.org/protobuf, github.com/go-zookeeper/zk and
-// drivers/hbase/pb (its generated messages).
+// google.golang.org/protobuf, github.com/go-zookeeper/zk,
+// github.com/jcmturner/gokrb5/v8 (Kerberos) and drivers/hbase/pb (its
+// generated messages).
 //
 // Design:
 //
 //   - Connections: one TCP connection per (server, service), shared by every
 //     goroutine. It opens with the "HBas" preamble (auth SIMPLE) and a
-//     ConnectionHeader. Callers queue whole frames and one of them at a time
+//     ConnectionHeader; with Options.Kerberos (kerberos.go, sasl.go) the
+//     preamble names Kerberos and a SASL GSSAPI exchange (mutual
+//     authentication, then the security layer of hbase.rpc.protection:
+//     none, or every packet signed or encrypted, saslwrap.go) comes before
+//     the header. Credentials: a keytab login or kinit's ticket cache; a
+//     failed login or a server's SASL refusal is an [AuthError], never
+//     retried. ZooKeeper needs no SASL: the znodes a client reads
+//     (meta-region-server, master) are world-readable on secured clusters. Callers queue whole frames and one of them at a time
 //     writes the queue, so concurrent calls share system calls; one reader
 //     goroutine matches responses to waiting calls by call id, so many calls
 //     are in flight per connection and answers may come in any order. A
