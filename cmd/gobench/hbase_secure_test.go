@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -49,7 +48,6 @@ func kinitAs(t *testing.T, e *secure.Env, ctx context.Context, user string) {
 	t.Setenv("KRB5CCNAME", cc)
 }
 
-var returnLine = regexp.MustCompile(`(?m)^\[([A-Z-]+)\], Return=([A-Z_]+), (\d+)$`)
 
 // returns maps "OP Return=STATUS" to the count of every Return line.
 func returns(out string) map[string]string {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,10 +163,9 @@ func TestSecureHDFSDFSIO(t *testing.T) {
 	noSecret(t, e, outs)
 }
 
-var returnLine = regexp.MustCompile(`(?m)^\[([A-Z-]+)\], Return=([A-Z_]+), (\d+)$`)
 
 // returns maps "OP Return=CODE" to its count in a report.
-func returns(report string) map[string]int {
+func returnCounts(report string) map[string]int {
 	m := map[string]int{}
 	for _, r := range returnLine.FindAllStringSubmatch(report, -1) {
 		n, _ := strconv.Atoi(r[3])
@@ -196,7 +194,7 @@ func TestSecureHDFSYCSB(t *testing.T) {
 		if code != want {
 			t.Fatalf("%s %v: exit %d, want %d\n%s\n%s", user, args, code, want, stdout, stderr)
 		}
-		return returns(stdout)
+		return returnCounts(stdout)
 	}
 	if got := ycsb(0, secure.Jason, "load"); len(got) != 1 || got["INSERT OK"] != 60 {
 		t.Errorf("load as jason: %v, want INSERT OK 60 only", got)
