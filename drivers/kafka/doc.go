@@ -68,9 +68,26 @@
 //	client.rack                            Rack                                             kafka.rack
 //	check.crcs                             DisableFetchCRCValidation (when false)           kafka.checkcrcs
 //	max.poll.records                       PollRecords' limit                               kafka.consumerqueue
+//	security.protocol                      DialTLSConfig, SASL                              kafka.security.protocol
+//	sasl.mechanism                         SASL (sasl/plain, scram, kerberos, oauth)        kafka.sasl.mechanism
+//	sasl.jaas.config                       SASL credentials (parsed as Java does)           kafka.sasl.jaas.config
+//	sasl.kerberos.service.name             kerberos.Auth.Service                            kafka.sasl.kerberos.service.name
+//	java.security.krb5.conf                gokrb5 config.Load                               kafka.krb5.conf
+//	ssl.truststore.location                DialTLSConfig RootCAs                            kafka.ssl.truststore.location
+//	ssl.truststore.password                (JKS/PKCS12 integrity)                           kafka.ssl.truststore.password
+//	ssl.truststore.type                    (JKS, PKCS12, PEM)                               kafka.ssl.truststore.type
+//	ssl.truststore.certificates            DialTLSConfig RootCAs                            kafka.ssl.truststore.certificates
+//	ssl.keystore.location                  DialTLSConfig Certificates                       kafka.ssl.keystore.location
+//	ssl.keystore.password                  (JKS/PKCS12 integrity)                           kafka.ssl.keystore.password
+//	ssl.keystore.type                      (JKS, PKCS12, PEM)                               kafka.ssl.keystore.type
+//	ssl.keystore.key                       DialTLSConfig Certificates                       kafka.ssl.keystore.key
+//	ssl.keystore.certificate.chain         DialTLSConfig Certificates                       kafka.ssl.keystore.certificate.chain
+//	ssl.key.password                       (private key decryption)                         kafka.ssl.key.password
+//	ssl.endpoint.identification.algorithm  tls.Config host name check                       kafka.ssl.endpoint.identification.algorithm
 //
-// Not honoured (named in the warning): security (security.protocol, sasl.*,
-// ssl.*: franz-go could, gobench does not map them yet), partitioner.class,
+// Not honoured (named in the warning): the other sasl.* and ssl.* keys
+// (sasl.login.*, sasl.oauthbearer.*, ssl.protocol, ssl.enabled.protocols,
+// ssl.cipher.suites, ...), partitioner.class,
 // interceptor.classes, transactional.id and transaction.timeout.ms,
 // reconnect.backoff.*, send.buffer.bytes, receive.buffer.bytes,
 // socket.connection.setup.timeout.*, max.block.ms, metric.reporters and the
