@@ -162,5 +162,5 @@ func (db *DB) login(ctx context.Context, cl *kgo.Client) error {
 	case errors.As(err, new(*AuthError)):
 		return err
 	}
-	return fmt.Errorf("kafka: connect (%s) to %s: %w", s, broker, errors.Join(err, drivers.ErrUnavailable))
+	return fmt.Errorf("kafka: connect (%s) to %s: %w: %w", s, broker, err, drivers.ErrUnavailable)
 }
