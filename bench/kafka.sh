@@ -42,6 +42,7 @@ if [ "${1:-}" = --secure ]; then
 	modes=("$@")
 	[ ${#modes[@]} -eq 0 ] && modes=(jason-scram jason-gssapi)
 	conf=${GOBENCH_RUN:-${TMPDIR:-/tmp}/gobench-testenv}/secure/conf
+	export KRB5_CONFIG=$conf/../krb5.conf # GSSAPI: as eval "$(testenv/secure.sh env)" sets it
 	tmp=$(mktemp -d /tmp/gobench-bench-kafka.XXXXXX)
 	trap 'rm -rf "$tmp"' EXIT
 	testenv/up.sh --secure kafka >&2 || exit 1

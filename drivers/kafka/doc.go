@@ -96,6 +96,27 @@
 // kafka.idempotence=false (Java allows 1-5); acks 0 or 1 turn idempotence
 // off unless it is set (then they are an error), as in Java.
 //
+// # Security
+//
+// security.protocol PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL
+// (security.go): TLS from Java's key and trust stores (JKS, PKCS12, PEM,
+// tlsstore.go; encrypted PKCS#8 keys in pkcs8.go) through
+// kgo.DialTLSConfig, with the host name checked unless
+// ssl.endpoint.identification.algorithm is empty; SASL PLAIN, SCRAM-SHA-256/512,
+// GSSAPI and OAUTHBEARER through franz-go's sasl packages, the credentials
+// read from sasl.jaas.config as Java's clients parse it (jaas.go). GSSAPI
+// logs in with gokrb5 from Krb5LoginModule's keytab or ticket cache
+// (KRB5CCNAME), krb5.conf from kafka.krb5.conf or KRB5_CONFIG; one
+// Kerberos client per DB serves every franz-go client. Stores, keytabs and
+// ticket caches are read when the properties are decoded (a bad one is a
+// configuration error naming its property); [DB.Prepare] then logs in
+// (Kerberos login, a service ticket of the first broker, one request
+// through TLS and SASL), so a refused login stops the run before it starts
+// with an [AuthError] naming the principal (login.go). Authorization
+// failures (TOPIC_, GROUP_, CLUSTER_, TRANSACTIONAL_ID_ and
+// DELEGATION_TOKEN_AUTHORIZATION_FAILED) are FORBIDDEN. No secret is kept
+// in an exported field: [Security] prints as protocol, mechanism and user.
+//
 // # How the YCSB operations map onto a log
 //
 //   - Table = topic, created before the run when missing
@@ -167,7 +188,9 @@
 // once warm (a new key's string and value copy excepted); franz-go
 // allocates per request.
 //
-// Imports: drivers, props, franz-go (kgo, kmsg, kerr), google/btree.
+// Imports: drivers, props, franz-go (kgo, kmsg, kerr, sasl/plain, scram,
+// oauth, kerberos), gokrb5 (client, config, credentials, keytab),
+// google/btree, pavlo-v-chernykh/keystore-go (JKS), sslmate go-pkcs12.
 //
 // Example (gobench CLI):
 //

@@ -86,7 +86,7 @@ func (db *DB) krbClient() (*krbclient.Client, error) {
 	} else {
 		cl = krbclient.NewWithKeytab(k.name, k.realm, k.keytab, k.conf, krbclient.DisablePAFXFAST(true))
 		if err := cl.Login(); err != nil {
-			return nil, &AuthError{Principal: k.principal, Mechanism: "GSSAPI", Err: fmt.Errorf("Kerberos login with keytab %s: %s", k.keytabPath, krbMessage(err))}
+			return nil, &AuthError{Principal: k.principal, Mechanism: "GSSAPI", Err: fmt.Errorf("Kerberos login with keytab %s (krb5.conf %s): %s", k.keytabPath, k.confPath, krbMessage(err))}
 		}
 	}
 	db.krb = cl

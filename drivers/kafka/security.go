@@ -280,6 +280,9 @@ var errKrb5Conf = errors.New("krb5.conf")
 // principal required).
 func krb5Login(j jaas, confPath string) (*krbLogin, error) {
 	if confPath == "" {
+		// The one read of the environment below cmd (with KRB5CCNAME
+		// below): Kerberos names its files there for every client (MIT's
+		// tools, Java's Krb5LoginModule), and kinit's user expects it.
 		confPath = os.Getenv("KRB5_CONFIG")
 	}
 	if confPath == "" {
@@ -365,4 +368,25 @@ func unsecuredJWT(sub, lifetime string) string {
 	body, _ := json.Marshal(map[string]any{"sub": sub, "iat": now, "exp": now + secs})
 	enc := base64.RawURLEncoding
 	return enc.EncodeToString(head) + "." + enc.EncodeToString(body) + "."
+}
+
+// UnusedSecurity names (with where each was set, never the value) the
+// sasl.* keys set without a SASL security.protocol and the ssl.* keys set
+// without SSL: Java ignores them silently, which hides a forgotten
+// security.protocol until the broker drops the connection.
+func UnusedSecurity(set *props.Set) []string {
+	proto := "PLAINTEXT"
+	if v, ok := set.Get(KeySecurityProtocol); ok {
+		proto = strings.ToUpper(strings.TrimSpace(v.Value))
+	}
+	sasl := strings.HasPrefix(proto, "SASL_")
+	ssl := proto == "SSL" || proto == "SASL_SSL"
+	var out []string
+	for _, k := range set.Keys() {
+		if (!sasl && (strings.HasPrefix(k, "kafka.sasl.") || k == KeyKrb5Conf)) || (!ssl && strings.HasPrefix(k, "kafka.ssl.")) {
+			v, _ := set.Get(k)
+			out = append(out, fmt.Sprintf("%s (%s)", strings.TrimPrefix(k, "kafka."), v.Where()))
+		}
+	}
+	return out
 }
