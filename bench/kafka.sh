@@ -18,8 +18,69 @@
 # Defaults: -n 2000000 -k 500000 -N 2000
 #   -p "acks=all enable.idempotence=true linger.ms=5 batch.size=16384" (Java 4.x defaults).
 # Run it under flock /tmp/gobench-realservers.lock when it uses the shared broker.
+#
+# bench/kafka.sh --secure [-n RECORDS] [-s SIZE] [USER-MODE...]: the secured Kafka
+# (testenv/up.sh --secure kafka, SASL_SSL): per client file
+# $GOBENCH_RUN/secure/conf/kafka-USER-MODE.properties (default jason-scram jason-gssapi),
+# Java's ProducerPerformance (testenv/kafka-perf.sh --secure, --command-config FILE) and
+# gobench producer-perf (--producer.config FILE) each write RECORDS (default 500000) of
+# SIZE bytes (default 100) to their own topic, then ConsumerPerformance and consumer-perf
+# each read Java's topic; MB/s ratio gobench/Java. The same file for both tools, as a
+# user runs them. Run it under flock /tmp/gobench-secure.lock.
 set -u -o pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+if [ "${1:-}" = --secure ]; then
+	shift
+	sn=500000 ssize=100
+	while getopts "n:s:" o; do
+		case $o in
+		n) sn=$OPTARG ;; s) ssize=$OPTARG ;;
+		*) echo "usage: bench/kafka.sh --secure [-n RECORDS] [-s SIZE] [USER-MODE...]" >&2; exit 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	modes=("$@")
+	[ ${#modes[@]} -eq 0 ] && modes=(jason-scram jason-gssapi)
+	conf=${GOBENCH_RUN:-${TMPDIR:-/tmp}/gobench-testenv}/secure/conf
+	export KRB5_CONFIG=$conf/../krb5.conf # GSSAPI: as eval "$(testenv/secure.sh env)" sets it
+	tmp=$(mktemp -d /tmp/gobench-bench-kafka.XXXXXX)
+	trap 'rm -rf "$tmp"' EXIT
+	testenv/up.sh --secure kafka >&2 || exit 1
+	go build -o "$tmp/gobench" ./cmd/gobench || exit 1
+	srun() { # srun NAME CMD...: stdout+stderr to $tmp/NAME; dies on failure
+		local name=$1
+		shift
+		echo "== $name: $*" >&2
+		"$@" >"$tmp/$name" 2>&1 || { cat "$tmp/$name" >&2; exit 1; }
+	}
+	fin() { grep -E '^[0-9]+ records sent, .* 99\.9th\.$' "$1" | tail -1 | awk '{ gsub(/[(),]/, ""); print $6, $16, $22 }'; }
+	row() { grep -E '^[0-9]{4}-[0-9][0-9]-[0-9][0-9] ' "$1" | tail -1 | awk -F', ' '{ print $4 }'; }
+	ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.2f", a / b }'; }
+	id=$(date +%s)
+	printf '%-16s %-22s %10s %10s %6s\n' client measure java gobench ratio >"$tmp/table"
+	for m in "${modes[@]}"; do
+		f=$conf/kafka-$m.properties
+		[ -f "$f" ] || { echo "no client file $f" >&2; exit 1; }
+		jt=gobench-bench-sec-java-$m-$id gt=gobench-bench-sec-go-$m-$id
+		for t in "$jt" "$gt"; do srun "topic.$t" testenv/secure.sh kafka create "$t" 2; done
+		common=(--num-records "$sn" --record-size "$ssize" --throughput -1)
+		srun "jprod.$m" testenv/kafka-perf.sh --secure "$m" producer --topic "$jt" "${common[@]}" --command-property acks=all
+		srun "gprod.$m" "$tmp/gobench" producer-perf --topic "$gt" "${common[@]}" --producer.config "$f" --producer-props acks=all
+		read -r jmb jp50 jp99 <<<"$(fin "$tmp/jprod.$m")"
+		read -r gmb gp50 gp99 <<<"$(fin "$tmp/gprod.$m")"
+		printf '%-16s %-22s %10s %10s %6s\n' "$m" "produce MB/s" "$jmb" "$gmb" "$(ratio "$gmb" "$jmb")" >>"$tmp/table"
+		printf '%-16s %-22s %10s %10s %6s\n' "$m" "produce p50/p99 ms" "$jp50/$jp99" "$gp50/$gp99" "" >>"$tmp/table"
+		srun "jcons.$m" testenv/kafka-perf.sh --secure "$m" consumer --topic "$jt" --num-records "$sn" --group "$jt-j" --timeout 60000
+		srun "gcons.$m" "$tmp/gobench" consumer-perf --topic "$jt" --messages "$sn" --group "$jt-g" --consumer.config "$f" --timeout 60000
+		jc=$(row "$tmp/jcons.$m") gc=$(row "$tmp/gcons.$m")
+		printf '%-16s %-22s %10s %10s %6s\n' "$m" "consume MB.sec" "$jc" "$gc" "$(ratio "$gc" "$jc")" >>"$tmp/table"
+		for t in "$jt" "$gt"; do testenv/secure.sh kafka delete "$t" >/dev/null 2>&1; done
+	done
+	echo
+	echo "gobench and Kafka's perf tools on the secured Kafka (SASL_SSL), one client file each; $sn records of $ssize B, acks=all"
+	cat "$tmp/table"
+	exit 0
+fi
 n100=2000000 n1k=500000 n300=2000 props="acks=all enable.idempotence=true linger.ms=5 batch.size=16384" broker=127.0.0.1:9092
 while getopts "n:k:N:p:b:" o; do
 	case $o in

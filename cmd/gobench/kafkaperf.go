@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -200,6 +201,11 @@ func (p *kafkaProps) prepare(o map[string][]string, kind, topic string, n int64,
 	}
 	if len(p.ignored) > 0 {
 		fmt.Fprintf(stderr, "Warning: these properties have no equivalent in gobench's Kafka client and are ignored: %s\n", strings.Join(p.ignored, ", "))
+	}
+	if unused := kafka.UnusedSecurity(p.layers.Set()); len(unused) > 0 {
+		proto, _ := p.layers.Set().Get(kafka.KeySecurityProtocol)
+		fmt.Fprintf(stderr, "Warning: security.protocol is %s; these properties are not used with it: %s\n",
+			cmp.Or(proto.Value, "PLAINTEXT (default)"), strings.Join(unused, ", "))
 	}
 	for _, w := range plan.Warnings {
 		fmt.Fprintf(stderr, "Warning: %s\n", w)

@@ -95,8 +95,8 @@ func TestJavaKeysDocumentedAndKnown(t *testing.T) {
 			t.Errorf("JavaKey(%s) = %q, %v", java, got, ok)
 		}
 	}
-	if _, ok := kafkaperf.JavaKey("ssl.keystore.password"); ok {
-		t.Error("ssl.keystore.password is mapped; it must be named in the warning")
+	if _, ok := kafkaperf.JavaKey("sasl.login.callback.handler.class"); ok {
+		t.Error("sasl.login.callback.handler.class is mapped; it must be named in the warning")
 	}
 }
 
@@ -105,14 +105,14 @@ func TestJavaKeysDocumentedAndKnown(t *testing.T) {
 func TestIgnoredJavaPropertiesOneWarningNoValues(t *testing.T) {
 	var stderr strings.Builder
 	run(context.Background(), []string{"producer-perf", "--topic", "t", "--num-records", "1", "--throughput", "-1", "--record-size", "1",
-		"--bootstrap-server", "127.0.0.1:1", "--producer-props", "sasl.jaas.config=SECRETVALUE", "partitioner.class=x.Y",
+		"--bootstrap-server", "127.0.0.1:1", "--producer-props", "sasl.oauthbearer.client.credentials.client.secret=SECRETVALUE", "partitioner.class=x.Y",
 		"key.serializer=org.apache.kafka.common.serialization.ByteArraySerializer", "enable.idempotence=true", "acks=all",
 		"delivery.timeout.ms=31000"}, io.Discard, &stderr)
 	out := stderr.String()
 	if n := strings.Count(out, "have no equivalent"); n != 1 {
 		t.Fatalf("%d warnings about ignored properties, want 1:\n%s", n, out)
 	}
-	for _, want := range []string{"sasl.jaas.config", "partitioner.class"} {
+	for _, want := range []string{"sasl.oauthbearer.client.credentials.client.secret", "partitioner.class"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("warning does not name %s:\n%s", want, out)
 		}

@@ -38,9 +38,11 @@ func (db *DB) describe(ctx context.Context, name string, create bool) (topicMeta
 			return m, nil
 		}
 		switch {
+		case forbidden(terr):
+			return topicMeta{}, fmt.Errorf("metadata of topic %q: %w", name, classify(terr))
 		case errors.Is(terr, kerr.UnknownTopicOrPartition) && create && !created:
 			if err := db.createTopic(ctx, name); err != nil && !errors.Is(err, kerr.TopicAlreadyExists) {
-				return topicMeta{}, err
+				return topicMeta{}, classify(err)
 			}
 			created = true
 		case errors.Is(terr, kerr.UnknownTopicOrPartition) && !create:
@@ -252,10 +254,29 @@ func retriable(err error) bool {
 func classify(err error) error {
 	var ke *kerr.Error
 	switch {
+	case forbidden(err):
+		return &drivers.StatusError{Status: drivers.Forbidden, Err: err}
 	case err == nil, errors.Is(err, drivers.ErrUnavailable), errors.Is(err, context.Canceled):
 		return err
 	case errors.As(err, &ke) && !kerr.IsRetriable(err):
 		return err
 	}
 	return errors.Join(err, drivers.ErrUnavailable)
+}
+
+// forbidden reports whether err is a Kafka authorization failure
+// (TOPIC_AUTHORIZATION_FAILED, GROUP_AUTHORIZATION_FAILED,
+// CLUSTER_AUTHORIZATION_FAILED, TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+// DELEGATION_TOKEN_AUTHORIZATION_FAILED): the operation is FORBIDDEN.
+func forbidden(err error) bool {
+	if err == nil {
+		return false
+	}
+	var se *drivers.StatusError
+	if errors.As(err, &se) {
+		return false // already classified
+	}
+	return errors.Is(err, kerr.TopicAuthorizationFailed) || errors.Is(err, kerr.GroupAuthorizationFailed) ||
+		errors.Is(err, kerr.ClusterAuthorizationFailed) || errors.Is(err, kerr.TransactionalIDAuthorizationFailed) ||
+		errors.Is(err, kerr.DelegationTokenAuthorizationFailed)
 }

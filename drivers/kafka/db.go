@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	krbclient "github.com/jcmturner/gokrb5/v8/client"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/gobench/gobench/drivers"
@@ -31,6 +32,9 @@ type DB struct {
 	builds  []IndexBuild
 	closed  bool
 	nextRd  atomic.Uint32
+
+	krbMu sync.Mutex
+	krb   *krbclient.Client // GSSAPI: logged in once, shared by every client
 
 	capMu sync.Mutex       // not mu: franz-go asks for caps while db.mu is held
 	caps  map[string]int32 // per topic: batch cap fixed at its first record
@@ -70,7 +74,11 @@ var _ drivers.Preparer = (*DB)(nil)
 // (reported by [DB.Notes]), so that no operation's latency, and not the
 // run's time, includes that read. Kafka perf runs (no fields) only connect.
 func (db *DB) Prepare(ctx context.Context) error {
-	if _, err := db.client(); err != nil {
+	cl, err := db.client()
+	if err != nil {
+		return err
+	}
+	if err := db.login(ctx, cl); err != nil {
 		return err
 	}
 	if db.fields == 0 || db.table == "" {
@@ -215,6 +223,12 @@ func (db *DB) Close() error {
 			cl.Close()
 		}
 	}
+	db.krbMu.Lock()
+	if db.krb != nil {
+		db.krb.Destroy()
+		db.krb = nil
+	}
+	db.krbMu.Unlock()
 	return nil
 }
 

@@ -68,9 +68,26 @@
 //	client.rack                            Rack                                             kafka.rack
 //	check.crcs                             DisableFetchCRCValidation (when false)           kafka.checkcrcs
 //	max.poll.records                       PollRecords' limit                               kafka.consumerqueue
+//	security.protocol                      DialTLSConfig, SASL                              kafka.security.protocol
+//	sasl.mechanism                         SASL (sasl/plain, scram, kerberos, oauth)        kafka.sasl.mechanism
+//	sasl.jaas.config                       SASL credentials (parsed as Java does)           kafka.sasl.jaas.config
+//	sasl.kerberos.service.name             kerberos.Auth.Service                            kafka.sasl.kerberos.service.name
+//	java.security.krb5.conf                gokrb5 config.Load                               kafka.krb5.conf
+//	ssl.truststore.location                DialTLSConfig RootCAs                            kafka.ssl.truststore.location
+//	ssl.truststore.password                (JKS/PKCS12 integrity)                           kafka.ssl.truststore.password
+//	ssl.truststore.type                    (JKS, PKCS12, PEM)                               kafka.ssl.truststore.type
+//	ssl.truststore.certificates            DialTLSConfig RootCAs                            kafka.ssl.truststore.certificates
+//	ssl.keystore.location                  DialTLSConfig Certificates                       kafka.ssl.keystore.location
+//	ssl.keystore.password                  (JKS/PKCS12 integrity)                           kafka.ssl.keystore.password
+//	ssl.keystore.type                      (JKS, PKCS12, PEM)                               kafka.ssl.keystore.type
+//	ssl.keystore.key                       DialTLSConfig Certificates                       kafka.ssl.keystore.key
+//	ssl.keystore.certificate.chain         DialTLSConfig Certificates                       kafka.ssl.keystore.certificate.chain
+//	ssl.key.password                       (private key decryption)                         kafka.ssl.key.password
+//	ssl.endpoint.identification.algorithm  tls.Config host name check                       kafka.ssl.endpoint.identification.algorithm
 //
-// Not honoured (named in the warning): security (security.protocol, sasl.*,
-// ssl.*: franz-go could, gobench does not map them yet), partitioner.class,
+// Not honoured (named in the warning): the other sasl.* and ssl.* keys
+// (sasl.login.*, sasl.oauthbearer.*, ssl.protocol, ssl.enabled.protocols,
+// ssl.cipher.suites, ...), partitioner.class,
 // interceptor.classes, transactional.id and transaction.timeout.ms,
 // reconnect.backoff.*, send.buffer.bytes, receive.buffer.bytes,
 // socket.connection.setup.timeout.*, max.block.ms, metric.reporters and the
@@ -78,6 +95,27 @@
 // exactly 5 requests in flight, so kafka.inflight other than 5 needs
 // kafka.idempotence=false (Java allows 1-5); acks 0 or 1 turn idempotence
 // off unless it is set (then they are an error), as in Java.
+//
+// # Security
+//
+// security.protocol PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL
+// (security.go): TLS from Java's key and trust stores (JKS, PKCS12, PEM,
+// tlsstore.go; encrypted PKCS#8 keys in pkcs8.go) through
+// kgo.DialTLSConfig, with the host name checked unless
+// ssl.endpoint.identification.algorithm is empty; SASL PLAIN, SCRAM-SHA-256/512,
+// GSSAPI and OAUTHBEARER through franz-go's sasl packages, the credentials
+// read from sasl.jaas.config as Java's clients parse it (jaas.go). GSSAPI
+// logs in with gokrb5 from Krb5LoginModule's keytab or ticket cache
+// (KRB5CCNAME), krb5.conf from kafka.krb5.conf or KRB5_CONFIG; one
+// Kerberos client per DB serves every franz-go client. Stores, keytabs and
+// ticket caches are read when the properties are decoded (a bad one is a
+// configuration error naming its property); [DB.Prepare] then logs in
+// (Kerberos login, a service ticket of the first broker, one request
+// through TLS and SASL), so a refused login stops the run before it starts
+// with an [AuthError] naming the principal (login.go). Authorization
+// failures (TOPIC_, GROUP_, CLUSTER_, TRANSACTIONAL_ID_ and
+// DELEGATION_TOKEN_AUTHORIZATION_FAILED) are FORBIDDEN. No secret is kept
+// in an exported field: [Security] prints as protocol, mechanism and user.
 //
 // # How the YCSB operations map onto a log
 //
@@ -150,7 +188,9 @@
 // once warm (a new key's string and value copy excepted); franz-go
 // allocates per request.
 //
-// Imports: drivers, props, franz-go (kgo, kmsg, kerr), google/btree.
+// Imports: drivers, props, franz-go (kgo, kmsg, kerr, sasl/plain, scram,
+// oauth, kerberos), gokrb5 (client, config, credentials, keytab),
+// google/btree, pavlo-v-chernykh/keystore-go (JKS), sslmate go-pkcs12.
 //
 // Example (gobench CLI):
 //

@@ -68,7 +68,7 @@ type Driver struct{}
 
 // Keys lists the kafka driver's properties.
 func (Driver) Keys() []props.Key {
-	return []props.Key{
+	return append([]props.Key{
 		{Name: KeyBrokers, Default: "127.0.0.1:9092", Usage: "bootstrap brokers, comma-separated host:port (bootstrap.servers)", Show: true},
 		{Name: KeyClientID, Default: "gobench", Usage: "client id sent to the brokers and shown in --print-metrics (client.id)"},
 		{Name: KeyAcks, Default: "all", Usage: "acknowledgements a produce waits for: all (or -1), 1, 0 (acks)"},
@@ -113,7 +113,7 @@ func (Driver) Keys() []props.Key {
 		{Name: KeyRack, Usage: "rack of the client, for rack-aware fetching (client.rack)"},
 		{Name: KeyCheckCRCs, Default: "true", Usage: "check the CRC of fetched batches (check.crcs)"},
 		{Name: KeyConsumerQueue, Default: "500", Usage: "records one consumer poll returns at most (max.poll.records)"},
-	}
+	}, securityKeys()...)
 }
 
 // Config is the kafka driver's decoded configuration. Start from
@@ -165,6 +165,9 @@ type Config struct {
 	Rack               string
 	CheckCRCs          bool
 	ConsumerQueue      int
+
+	// Security: TLS and SASL (security.protocol, ssl.*, sasl.*).
+	Security Security
 }
 
 // DefaultConfig returns the defaults listed by [Driver.Keys] (Java's
@@ -184,6 +187,7 @@ func DefaultConfig() Config {
 		FetchSize: 1 << 20, FetchMaxBytes: 50 << 20, FetchMinBytes: 1, FetchWait: 500 * time.Millisecond,
 		AutoCommit: true, AutoCommitInterval: 5 * time.Second, SessionTimeout: 45 * time.Second,
 		Heartbeat: 3 * time.Second, RebalanceTimeout: 5 * time.Minute, CheckCRCs: true, ConsumerQueue: 500,
+		Security: Security{Protocol: "PLAINTEXT"},
 	}
 }
 
@@ -299,6 +303,7 @@ func Decode(p *props.Decoder) (Config, error) {
 	cfg.Rack = p.String(KeyRack, "")
 	cfg.CheckCRCs = p.Bool(KeyCheckCRCs, def.CheckCRCs)
 	cfg.ConsumerQueue = p.IntRange(KeyConsumerQueue, def.ConsumerQueue, 1, 1<<20)
+	cfg.Security = decodeSecurity(p)
 
 	positive := func(key string, d time.Duration) {
 		if d <= 0 {

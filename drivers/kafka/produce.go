@@ -48,7 +48,7 @@ func (db *DB) producerOpts(limit func(string) int32, request int64) []kgo.Opt {
 // appended to the client id (Java's tools name their clients too).
 func (db *DB) commonOpts(suffix string, s *clientStats) []kgo.Opt {
 	c := db.cfg
-	return append(s.hooks(),
+	return append(append(s.hooks(), db.securityOpts()...),
 		kgo.SeedBrokers(c.Brokers...), kgo.ClientID(c.ClientID+suffix),
 		kgo.RequestTimeoutOverhead(c.Timeout), kgo.RetryTimeout(c.Timeout),
 		kgo.RetryBackoffFn(func(tries int) time.Duration {

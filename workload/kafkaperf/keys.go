@@ -70,6 +70,23 @@ var javaKeys = map[string]string{
 	"client.rack":                   "kafka.rack",
 	"check.crcs":                    "kafka.checkcrcs",
 	"max.poll.records":              "kafka.consumerqueue",
+	// security (drivers/kafka security.go; kafka.<Java name>)
+	"security.protocol":                     "kafka.security.protocol",
+	"sasl.mechanism":                        "kafka.sasl.mechanism",
+	"sasl.jaas.config":                      "kafka.sasl.jaas.config",
+	"sasl.kerberos.service.name":            "kafka.sasl.kerberos.service.name",
+	"java.security.krb5.conf":               "kafka.krb5.conf",
+	"ssl.truststore.location":               "kafka.ssl.truststore.location",
+	"ssl.truststore.password":               "kafka.ssl.truststore.password",
+	"ssl.truststore.type":                   "kafka.ssl.truststore.type",
+	"ssl.truststore.certificates":           "kafka.ssl.truststore.certificates",
+	"ssl.keystore.location":                 "kafka.ssl.keystore.location",
+	"ssl.keystore.password":                 "kafka.ssl.keystore.password",
+	"ssl.keystore.type":                     "kafka.ssl.keystore.type",
+	"ssl.keystore.key":                      "kafka.ssl.keystore.key",
+	"ssl.keystore.certificate.chain":        "kafka.ssl.keystore.certificate.chain",
+	"ssl.key.password":                      "kafka.ssl.key.password",
+	"ssl.endpoint.identification.algorithm": "kafka.ssl.endpoint.identification.algorithm",
 }
 
 // javaAsIs are Java properties the perf tools override themselves (they
