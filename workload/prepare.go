@@ -203,7 +203,21 @@ func dedupe(errs []error, set *props.Set) []error {
 			}
 			return
 		}
+		if u := errors.Unwrap(err); u != nil {
+			if _, ok := u.(interface{ Unwrap() []error }); ok {
+				walk(u) // a driver's "configure X: " over its list: each problem once, by itself
+				return
+			}
+		}
 		var pe *props.Error
+		if errors.As(err, &pe) && err != error(pe) {
+			for _, e := range out {
+				var oe *props.Error
+				if errors.As(e, &oe) && (oe == pe || oe.Error() == pe.Error()) {
+					return // a wrapped property problem already reported as such
+				}
+			}
+		}
 		if errors.As(err, &pe) && pe.Source == "" {
 			if v, ok := set.Get(pe.Key); ok {
 				cp := *pe

@@ -123,3 +123,24 @@ func TestEffectiveConfigurationShowsDefaults(t *testing.T) {
 		}
 	}
 }
+
+// A driver's bad property is reported once, not once as the decoder's
+// problem and again inside the driver's "configure X:" error.
+func TestDriverPropertyProblemReportedOnce(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct{ key, args []string }{
+		{[]string{`property kafka.acks="7"`}, []string{"-db", "kafka", "-p", "kafka.acks=7"}},
+		{[]string{`property hbase.rpc.protection="bogus"`}, []string{"-db", "hbase", "-p", "hbase.security.authentication=kerberos",
+			"-p", "hbase.rpc.protection=bogus", "-p", "hbase.regionserver.kerberos.principal=hbase/_HOST@X", "-p", "hbase.master.kerberos.principal=hbase/_HOST@X"}},
+	} {
+		code, _, errs := gobench(t, context.Background(), append([]string{"run"}, c.args...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2\n%s", c.args, code, errs)
+		}
+		for _, k := range c.key {
+			if n := strings.Count(errs, k); n != 1 {
+				t.Errorf("%v: %q named %d times, want once:\n%s", c.args, k, n, errs)
+			}
+		}
+	}
+}
