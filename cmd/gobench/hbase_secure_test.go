@@ -48,7 +48,6 @@ func kinitAs(t *testing.T, e *secure.Env, ctx context.Context, user string) {
 	t.Setenv("KRB5CCNAME", cc)
 }
 
-
 // returns maps "OP Return=STATUS" to the count of every Return line.
 func returns(out string) map[string]string {
 	m := map[string]string{}

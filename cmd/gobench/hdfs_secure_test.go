@@ -163,7 +163,6 @@ func TestSecureHDFSDFSIO(t *testing.T) {
 	noSecret(t, e, outs)
 }
 
-
 // returns maps "OP Return=CODE" to its count in a report.
 func returnCounts(report string) map[string]int {
 	m := map[string]int{}
