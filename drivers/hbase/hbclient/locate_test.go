@@ -217,3 +217,52 @@ func TestClientRegionMovedUsesNewLocation(t *testing.T) {
 		}
 	}
 }
+
+// TestClientRegionMovedPingPong: two servers answer RegionMovedException
+// for a region, each naming the other (as HBase 2.6 did on the cluster
+// after a move away and back and a split). The client follows the first
+// location, sees the second point back, asks hbase:meta and reads from the
+// server meta names: bounded, with one lookup. A chain of moves longer than
+// maxMovedHops also ends in a lookup.
+func TestClientRegionMovedPingPong(t *testing.T) {
+	moved := pkg + "exceptions.RegionMovedException"
+	movedTo := func(host string) func(s *hbtest.Server, id uint32, method, param []byte) {
+		return func(s *hbtest.Server, id uint32, method, param []byte) {
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(moved),
+				StackTrace: proto.String("Region moved to: hostname=" + host + " port=1 startCode=1. As of locationSeqNum=7."),
+				Hostname:   proto.String(host), Port: proto.Int32(1)})
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		chain []string // each server names the next as the region's home, the last names the first
+		calls int      // calls to them before the lookup
+	}{
+		{"ping-pong", []string{"rs1", "rs2"}, 2},
+		{"long chain", []string{"rs1", "rs2", "rs4", "rs5", "rs6", "rs7"}, maxMovedHops + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := hbtest.NewNet(t)
+			m := &metaServer{server: "rs3:1"}
+			n.Serve("meta:1", m.handle)
+			var calls atomic.Int32
+			for i, h := range tc.chain {
+				f := movedTo(tc.chain[(i+1)%len(tc.chain)])
+				n.Serve(h+":1", func(s *hbtest.Server, id uint32, method, param []byte) { calls.Add(1); f(s, id, method, param) })
+			}
+			n.Serve("rs3:1", echoHandler)
+			c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+			defer c.Close()
+			c.cache.put(&region{table: "t", name: []byte("t,,1.x."), addr: "rs1:1"})
+			var res Result
+			err := c.Get(context.Background(), "t", []byte("a"), nil, nil, &res)
+			if err != nil || int(calls.Load()) != tc.calls || m.lookups.Load() != 1 {
+				t.Errorf("Get of a region redirected through %v: %v; %d calls to them, %d meta lookups; want success, %d, 1",
+					tc.chain, err, calls.Load(), m.lookups.Load(), tc.calls)
+			}
+			if r := c.cache.get("t", []byte("a")); r == nil || r.addr != "rs3:1" || r.hops != 0 {
+				t.Errorf("cached after the lookup: %+v; want rs3:1 with no hops", r)
+			}
+		})
+	}
+}
