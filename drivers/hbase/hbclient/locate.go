@@ -200,7 +200,13 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadl
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline); err != nil {
+	c.stats.lookups.Add(1)
+	n := c.stats.inFlight.Add(1)
+	for m := c.stats.maxInFlight.Load(); n > m && !c.stats.maxInFlight.CompareAndSwap(m, n); m = c.stats.maxInFlight.Load() {
+	}
+	err = c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline)
+	c.stats.inFlight.Add(-1)
+	if err != nil {
 		if a := classify(err); a == actRelocate || a == actReconnect {
 			c.forgetMeta()
 			if a == actReconnect {

@@ -119,6 +119,9 @@ func TestClientConcurrentMetaLookups(t *testing.T) {
 		if got := m.maxInFlight.Load(); got != int32(tc.want) || m.lookups.Load() != int32(tc.rows) {
 			t.Errorf("%d rows in distinct regions: at most %d lookups in flight, %d in all; want %d at once, %d in all", tc.rows, got, m.lookups.Load(), tc.want, tc.rows)
 		}
+		if st := c.Stats(); st.MaxMetaLookupsInFlight != int64(tc.want) || st.MetaLookups != int64(tc.rows) {
+			t.Errorf("Stats %+v; want %d lookups, at most %d in flight", st, tc.rows, tc.want)
+		}
 	}
 }
 
@@ -259,6 +262,9 @@ func TestClientRegionMovedPingPong(t *testing.T) {
 			if err != nil || int(calls.Load()) != tc.calls || m.lookups.Load() != 1 {
 				t.Errorf("Get of a region redirected through %v: %v; %d calls to them, %d meta lookups; want success, %d, 1",
 					tc.chain, err, calls.Load(), m.lookups.Load(), tc.calls)
+			}
+			if st := c.Stats(); st.MetaLookups != 1 || st.MovedFollowed != int64(tc.calls-1) || st.Dials != int64(tc.calls+2) || st.FailedDials != 0 {
+				t.Errorf("Stats %+v; want 1 meta lookup, %d locations followed, %d dials (meta and rs3 too), none failed", st, tc.calls-1, tc.calls+2)
 			}
 			if r := c.cache.get("t", []byte("a")); r == nil || r.addr != "rs3:1" || r.hops != 0 {
 				t.Errorf("cached after the lookup: %+v; want rs3:1 with no hops", r)

@@ -94,7 +94,9 @@ func (c *Client) onError(err error, reg *region) action {
 	}
 	switch a {
 	case actRelocate: // (actReopen keeps the location: the scan reopens there)
-		if addr := movedTo(err); addr == "" || !c.cache.move(reg, addr) {
+		if addr := movedTo(err); addr != "" && c.cache.move(reg, addr) {
+			c.stats.moved.Add(1)
+		} else {
 			c.cache.remove(reg)
 		}
 	case actReconnect:
