@@ -137,6 +137,7 @@ type Client struct {
 	stats struct {
 		lookups, inFlight, maxInFlight atomic.Int64
 		dials, failedDials, moved      atomic.Int64
+		zkReads                        atomic.Int64
 	}
 }
 
@@ -153,12 +154,16 @@ type Stats struct {
 	// MovedFollowed counts RegionMovedException locations used directly,
 	// without a meta lookup.
 	MovedFollowed int64
+	// MetaLocates counts the reads of hbase:meta's location from
+	// ZooKeeper (at the first lookup, and after meta's server failed).
+	MetaLocates int64
 }
 
 // Stats returns the client's counts so far; safe for concurrent use.
 func (c *Client) Stats() Stats {
 	return Stats{MetaLookups: c.stats.lookups.Load(), MaxMetaLookupsInFlight: c.stats.maxInFlight.Load(),
-		Dials: c.stats.dials.Load(), FailedDials: c.stats.failedDials.Load(), MovedFollowed: c.stats.moved.Load()}
+		Dials: c.stats.dials.Load(), FailedDials: c.stats.failedDials.Load(), MovedFollowed: c.stats.moved.Load(),
+		MetaLocates: c.stats.zkReads.Load()}
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.

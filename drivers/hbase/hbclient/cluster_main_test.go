@@ -188,9 +188,10 @@ func restartLater(t *testing.T, c *cluster.Cluster, node string) {
 // whether it failed, and the connections it made (to tell which of them the
 // client closed).
 type dialLog struct {
-	d     net.Dialer
-	mu    sync.Mutex
-	dials map[string][]dialRecord
+	d      net.Dialer
+	sndBuf int // if > 0, the SO_SNDBUF of every connection
+	mu     sync.Mutex
+	dials  map[string][]dialRecord
 }
 
 type dialRecord struct {
@@ -227,6 +228,9 @@ func (l *dialLog) dial(ctx context.Context, addr string) (net.Conn, error) {
 	nc, err := l.d.DialContext(ctx, "tcp", addr)
 	rec := dialRecord{at: at, err: err}
 	if err == nil {
+		if tc, ok := nc.(*net.TCPConn); ok && l.sndBuf > 0 {
+			_ = tc.SetWriteBuffer(l.sndBuf)
+		}
 		rec.nc = &loggedConn{Conn: nc}
 		nc = rec.nc
 	}

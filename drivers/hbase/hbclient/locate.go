@@ -110,6 +110,7 @@ func (c *Client) metaServer(ctx context.Context) (string, error) {
 	if c.opts.MetaServer != "" {
 		return c.opts.MetaServer, nil
 	}
+	c.stats.zkReads.Add(1)
 	data, err := c.readZNode(ctx, "/meta-region-server")
 	if err != nil {
 		return "", err
