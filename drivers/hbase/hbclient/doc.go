@@ -49,6 +49,9 @@
 //     cached per table, sorted by start key; errors drop entries as HBase's
 //     Java client does (NotServingRegion, connection errors, server
 //     stopping) or keep them (RegionOpening, busy, call queue full); a
+//     server that answers it is not running yet (started again after a
+//     crash) or stopping loses its cached regions but keeps its
+//     connection, so it is not re-dialled on every retry; a
 //     RegionMovedException re-points the entry at the server it names, so
 //     the retry goes there without a meta lookup; at most 3 such
 //     redirections in a row, and none back to the server it came from

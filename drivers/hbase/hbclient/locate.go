@@ -208,7 +208,7 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadl
 	err = c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline)
 	c.stats.inFlight.Add(-1)
 	if err != nil {
-		if a := classify(err); a == actRelocate || a == actReconnect {
+		if a := classify(err); a == actRelocate || a == actReconnect || a == actServerDown {
 			c.forgetMeta()
 			if a == actReconnect {
 				c.dropServer(addr, connOf(err))

@@ -272,3 +272,32 @@ func TestClientRegionMovedPingPong(t *testing.T) {
 		})
 	}
 }
+
+// TestClientServerNotRunningYetKeepsConnection: a RegionServer that was
+// started again answers ServerNotRunningYetException until it is ready.
+// The client drops the server's cached regions (the retry reads meta,
+// which may have moved them meanwhile) but keeps the connection that
+// carried the answer: one dial, not one per retry.
+func TestClientServerNotRunningYetKeepsConnection(t *testing.T) {
+	n := hbtest.NewNet(t)
+	m := &metaServer{server: "rs:1"}
+	n.Serve("meta:1", m.handle)
+	var gets atomic.Int32
+	n.Serve("rs:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		if string(method) == "Get" && gets.Add(1) <= 2 {
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "ipc.ServerNotRunningYetException"),
+				StackTrace: proto.String("Server localhost,16020,1 is not running yet")})
+			return
+		}
+		echoHandler(s, id, method, param)
+	})
+	c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+	defer c.Close()
+	var res Result
+	if err := c.Get(context.Background(), "t", []byte("a"), nil, nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	if d := n.Dials("rs:1"); d != 1 || gets.Load() != 3 || m.lookups.Load() != 3 {
+		t.Errorf("3 Gets (2 answered ServerNotRunningYet): %d dials to the server, %d meta lookups; want 1 dial, 3 lookups", d, m.lookups.Load())
+	}
+}

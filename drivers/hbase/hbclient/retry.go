@@ -101,6 +101,12 @@ func (c *Client) onError(err error, reg *region) action {
 		}
 	case actReconnect:
 		c.dropServer(reg.addr, connOf(err))
+	case actServerDown:
+		// The connection works (the answer came over it): a restarted
+		// server that is not running yet would otherwise be re-dialled
+		// on every retry. Only the regions go, as Java's client clears
+		// the server's locations.
+		c.cache.removeServer(reg.addr)
 	}
 	return a
 }
