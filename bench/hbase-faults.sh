@@ -12,8 +12,9 @@
 #   KILL_AT+DOWN_FOR  that server started again with its data (20 s later), then asked
 #                     whether every region of the table is open ("served")
 # and prints, side by side: failed operations (in the whole run, and from the kill on),
-# throughput before the kill, its dip after it, recovery time (from the kill until 5 seconds
-# in a row at 80 % of the pre-kill throughput or more), the worst per-second p99 of READ and
+# throughput before the kill, its dip after it, when it is back at half the pre-kill
+# throughput, recovery time (from the kill until 5 seconds in a row at 80 % of the pre-kill
+# throughput or more), the worst per-second p99 of READ and
 # UPDATE after the kill against before it, the operations done in the 60 s after the kill, and
 # ops/s in 5 s steps from 10 s before the kill to 60 s after it.
 #
@@ -148,6 +149,8 @@ analyse() {
 			after += f[i]; amr = max(amr, rp[i]); amu = max(amu, up[i])
 			if (e[i] <= kill + 60) done60 += o[i] * (i > 1 ? e[i] - e[i - 1] : 1)
 			if (low < 0 || o[i] < low) low = o[i]
+			if (o[i] < 0.5 * base) dipped = 1
+			else if (dipped && half == "") half = e[i] - kill
 			if (rec == "" && nb) {
 				ok = (i + 4 <= n)
 				for (j = i; j <= i + 4 && ok; j++) if (o[j] < 0.8 * base) ok = 0
@@ -155,7 +158,7 @@ analyse() {
 			}
 		}
 		printf "exit %s\nwall %s\nthroughput %.0f\nfailed %d\nfailed_before_kill %d\nfailed_after_kill %d\n", rc, wall, thr, failed, bf, after
-		printf "base %.0f\nlow %.0f\nrecovery %s\ndone60 %.0f\n", base, low, (rec == "" ? "none" : sprintf("%.1f", rec)), done60
+		printf "base %.0f\nlow %.0f\nhalf %s\nrecovery %s\ndone60 %.0f\n", base, low, (half == "" ? (dipped ? "none" : "no dip") : sprintf("%.1f", half)), (rec == "" ? "none" : sprintf("%.1f", rec)), done60
 		printf "p99_read_before %d\np99_read_after %d\np99_update_before %d\np99_update_after %d\n", bmr, amr, bmu, amu
 		printf "kill_at %.1f\nstarted_at %.1f\nserved_at %.1f\n", kill - t0, started - t0, served - t0
 	}' "$out/$t.timeline" >"$out/$t.figures"
@@ -286,6 +289,7 @@ row "  failed before the kill (status lines)" failed_before_kill
 row "  failed from the kill on (status lines)" failed_after_kill
 row "ops/s before the kill (10 s to kill, mean)" base
 row "lowest ops/s after the kill" low
+row "back to >=50% after the dip (s after kill)" half
 row "recovery: kill to 5 s at >=80% (s)" recovery
 row "operations in the 60 s after the kill" done60
 row "READ p99 us, worst second before kill" p99_read_before
