@@ -7,9 +7,10 @@
 #     SERVER_CPU (default 0) for the run, so CPU one client saves cannot feed the server; the
 #     server's former affinity is restored afterwards (also on interrupt);
 #   - same length, warm-up excluded for both: each run lasts WARMUP+DURATION seconds
-#     (maxexecutiontime; default 20 + 60) with one status line per second; only the status
+#     (maxexecutiontime; default 20 + 70) with one status line per second; only the status
 #     lines after the first WARMUP seconds count, so Java's interpreter/C1 phase and both
-#     tools' connection set-up are left out (today's runs were 100 000 operations, 4-17 s);
+#     tools' connection set-up are left out (runs were 100 000 operations, 4-17 s, before:
+#     90 s is over 5x the longest);
 #   - measured over that window, for each tool: throughput (operations done in it / its
 #     length), READ and UPDATE p99 (the median of the per-second p99 of the status lines:
 #     the same statistic for both tools), client CPU seconds per 100 000 operations
@@ -18,7 +19,7 @@
 # The two tools alternate which goes first from one (workload, threads) to the next.
 #
 # WORKLOAD: names under workloads/ (default: workloada workloadc).
-# Environment: RECORDS (100000), THREADS ("16 128"), WARMUP (20 s), DURATION (60 s), SPLITS (16),
+# Environment: RECORDS (100000), THREADS ("16 128"), WARMUP (20 s), DURATION (70 s), SPLITS (16),
 # CLIENT_CPU (1), SERVER_CPU (0), LOCK (/tmp/gobench-realservers.lock, taken around each load
 # and each measured run, not the whole script; LOCK= for none), GOBENCH (a gobench binary with
 # the hbase driver; default: built from ./cmd/gobench).
@@ -31,7 +32,7 @@ cd "$root"
 records=${RECORDS:-100000}
 threads_list=${THREADS:-16 128}
 warmup=${WARMUP:-20}
-duration=${DURATION:-60}
+duration=${DURATION:-70}
 splits=${SPLITS:-16}
 ccpu=${CLIENT_CPU:-1}
 scpu=${SERVER_CPU:-0}
