@@ -1,33 +1,59 @@
 #!/usr/bin/env bash
 # bench/hbase.sh [WORKLOAD...]: gobench's hbase driver against Java YCSB 0.17 (with testenv's
-# HBase 2 binding) on the same testenv HBase, same workload files, same threads; prints each
-# side's throughput, mean/p99 latency per operation and client CPU seconds per 100 000
-# operations (user+sys from /usr/bin/time, JVM start-up included), and the ratios.
+# HBase 2 binding, HBase's own client) on the same single-node testenv HBase, same workload
+# files, same threads, like with like:
+#   - pinning: the client (either tool) runs on CPU CLIENT_CPU (default 1) with taskset, and
+#     every thread of the HBase JVM (master, RegionServer and ZooKeeper in one process) on
+#     SERVER_CPU (default 0) for the run, so CPU one client saves cannot feed the server; the
+#     server's former affinity is restored afterwards (also on interrupt);
+#   - same length, warm-up excluded for both: each run lasts WARMUP+DURATION seconds
+#     (maxexecutiontime; default 20 + 70) with one status line per second; only the status
+#     lines after the first WARMUP seconds count, so Java's interpreter/C1 phase and both
+#     tools' connection set-up are left out (runs were 100 000 operations, 4-17 s, before:
+#     90 s is over 5x the longest);
+#   - measured over that window, for each tool: throughput (operations done in it / its
+#     length), READ and UPDATE p99 (the median of the per-second p99 of the status lines:
+#     the same statistic for both tools), client CPU seconds per 100 000 operations
+#     (utime+stime of the client process from /proc, sampled every 0.5 s, interpolated at the
+#     window's ends) and the HBase JVM's CPU seconds per 100 000 operations (same way).
+# The two tools alternate which goes first from one (workload, threads) to the next.
 #
 # WORKLOAD: names under workloads/ (default: workloada workloadc).
-# Environment: RECORDS (default 100000), OPS (100000), THREADS (thread counts, "16 128"), SPLITS (16),
-# GOBENCH (a gobench binary with the hbase driver; default: built from ./cmd/gobench).
-# Starts HBase with testenv/up.sh hbase if needed. The two tables stay afterwards; the next
-# run drops and recreates them.
-# Each side loads its own table (gobench_bench_go / gobench_bench_java, pre-split at YCSB's
-# keys) and runs every workload on it, so inserts of D/E never mix.
+# Environment: RECORDS (100000), THREADS ("16 128"), WARMUP (20 s), DURATION (70 s), SPLITS (16),
+# CLIENT_CPU (1), SERVER_CPU (0), LOCK (/tmp/gobench-realservers.lock, taken around each load
+# and each measured run, not the whole script; LOCK= for none), GOBENCH (a gobench binary with
+# the hbase driver; default: built from ./cmd/gobench).
+# Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
+# (gobench_bench_go / gobench_bench_java, pre-split at YCSB's keys) and runs every workload on
+# it; the tables stay afterwards and the next run drops and recreates them.
 set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 records=${RECORDS:-100000}
-ops=${OPS:-100000}
 threads_list=${THREADS:-16 128}
+warmup=${WARMUP:-20}
+duration=${DURATION:-70}
 splits=${SPLITS:-16}
+ccpu=${CLIENT_CPU:-1}
+scpu=${SERVER_CPU:-0}
+lock=${LOCK-/tmp/gobench-realservers.lock}
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(workloada workloadc)
-[ -x /usr/bin/time ] || { echo "bench/hbase.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
+for v in records warmup duration splits ccpu scpu; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "bench/hbase.sh: $v=\"${!v}\": want a whole number" >&2; exit 2; }
+done
+ncpu=$(nproc)
+[ "$ccpu" -lt "$ncpu" ] && [ "$scpu" -lt "$ncpu" ] && [ "$ccpu" != "$scpu" ] ||
+	{ echo "bench/hbase.sh: CLIENT_CPU=$ccpu SERVER_CPU=$scpu: want two different CPUs below $ncpu (nproc)" >&2; exit 2; }
+command -v taskset >/dev/null || { echo "bench/hbase.sh: needs taskset (util-linux)" >&2; exit 2; }
 for w in "${workloads[@]}"; do
 	[ -f "workloads/$w" ] || { echo "bench/hbase.sh: no workload file workloads/$w" >&2; exit 2; }
 done
 out=$(mktemp -d "${TMPDIR:-/tmp}/gobench-hbase-bench.XXXXXX")
 echo "bench/hbase.sh: logs in $out" >&2
+locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
 
-testenv/up.sh hbase >&2 || { echo "bench/hbase.sh: HBase did not start" >&2; exit 1; }
+locked testenv/up.sh hbase >&2 || { echo "bench/hbase.sh: HBase did not start" >&2; exit 1; }
 gobench=${GOBENCH:-}
 if [ -z "$gobench" ]; then
 	gobench=$out/gobench
@@ -35,61 +61,148 @@ if [ -z "$gobench" ]; then
 fi
 tgo=gobench_bench_go
 tjava=gobench_bench_java
-common=(-p "recordcount=$records" -p "operationcount=$ops")
-
-# metric FILE OP FIELD: the value of "[OP], FIELD, value" in a YCSB-format report.
-metric() { awk -F', ' -v op="[$2]" -v f="$3" '$1 == op && $2 == f { print $3; exit }' "$1"; }
-
-# report NAME GOLOG JAVALOG: one line per operation found in either report.
-report() {
-	local name=$1 g=$2 j=$3
-	local gt jt
-	gt=$(metric "$g" OVERALL 'Throughput(ops/sec)')
-	jt=$(metric "$j" OVERALL 'Throughput(ops/sec)')
-	awk -v n="$name" -v g="${gt:-0}" -v j="${jt:-0}" 'BEGIN {
-		printf "%-14s %-22s %12.0f %12.0f %7.2fx\n", n, "throughput ops/s", g, j, (j > 0 ? g / j : 0) }'
-	if [ -f "$g.time" ] && [ -f "$j.time" ]; then
-		awk -v n="$name" -v ops="$ops" -v gt="$(cat "$g.time")" -v jt="$(cat "$j.time")" 'BEGIN {
-			split(gt, a, " "); split(jt, b, " ")
-			gc = (a[1] + a[2]) * 100000 / ops; jc = (b[1] + b[2]) * 100000 / ops
-			printf "%-14s %-22s %12.2f %12.2f %7.2fx\n", n, "CPU s per 100k ops", gc, jc, (jc > 0 ? gc / jc : 0) }'
-	fi
-	for op in INSERT READ UPDATE SCAN READ-MODIFY-WRITE; do
-		local ga ja gp jp
-		ga=$(metric "$g" "$op" 'AverageLatency(us)')
-		ja=$(metric "$j" "$op" 'AverageLatency(us)')
-		[ -n "$ga$ja" ] || continue
-		gp=$(metric "$g" "$op" '99thPercentileLatency(us)')
-		jp=$(metric "$j" "$op" '99thPercentileLatency(us)')
-		awk -v n="$name" -v op="$op" -v ga="${ga:-0}" -v ja="${ja:-0}" -v gp="${gp:-0}" -v jp="${jp:-0}" 'BEGIN {
-			printf "%-14s %-22s %12.0f %12.0f %7.2fx\n", n, op " mean us", ga, ja, (ga > 0 ? ja / ga : 0)
-			printf "%-14s %-22s %12.0f %12.0f %7.2fx\n", n, op " p99 us", gp, jp, (gp > 0 ? jp / gp : 0) }'
-	done
-}
-
+pidfile=${GOBENCH_RUN:-/tmp/gobench-testenv}/hbase/pid
+tck=$(getconf CLK_TCK)
+now() { date +%s.%N; }
 fail() { echo "bench/hbase.sh: $1 failed; see $2" >&2; exit 1; }
 
-# timed OUT CMD...: runs CMD with stdout to OUT, its user and system CPU seconds in OUT.time.
-timed() { local o=$1; shift; /usr/bin/time -f '%U %S' -o "$o.time" "$@" >"$o"; }
+# cputicks PID: utime+stime of PID (clock ticks), empty if it is gone.
+cputicks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
 
-printf "%-14s %-22s %12s %12s %8s\n" workload metric gobench java ratio
-# Load: each side into its own freshly created, pre-split table.
-timed "$out/load.go" "$gobench" load -db hbase -P workloads/workloada "${common[@]}" -threads 16 -p "table=$tgo" \
-	-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" 2>"$out/load.go.err" ||
+# The server's affinity, restored on exit.
+spid=
+smask=
+restore() { [ -z "$smask" ] || taskset -a -p "$smask" "$spid" >/dev/null 2>&1; smask=; }
+trap 'restore' EXIT
+trap 'restore; exit 130' INT TERM
+pin_server() {
+	spid=$(cat "$pidfile" 2>/dev/null)
+	[ -n "$spid" ] && [ -d "/proc/$spid" ] || { echo "bench/hbase.sh: no HBase process (pid file $pidfile)" >&2; return 1; }
+	smask=$(taskset -p "$spid" | awk '{ print $NF }')
+	taskset -a -p -c "$scpu" "$spid" >/dev/null
+}
+
+# measured TOOL NAME WORKLOAD THREADS: one run under the lock, the server pinned, the client
+# pinned; its report in $out/NAME, status lines in NAME.err, CPU samples in NAME.cpu
+# ("epoch client-ticks server-ticks").
+measured() {
+	local tool=$1 name=$2 w=$3 t=$4 cpid rc
+	local common=(-P "workloads/$w" -threads "$t" -s -p "recordcount=$records" -p operationcount=1000000000
+		-p "maxexecutiontime=$((warmup + duration))" -p status.interval=1)
+	pin_server || return 1
+	# (operationcount: a bound that maxexecutiontime reaches first; Java YCSB 0.17 takes
+	# operationcount=0 as "no thread" and does nothing)
+	case $tool in
+	gobench) taskset -c "$ccpu" "$gobench" run -db hbase "${common[@]}" -p "table=$tgo" >"$out/$name" 2>"$out/$name.err" & ;;
+	java) taskset -c "$ccpu" testenv/ycsb.sh run "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" & ;;
+	esac
+	cpid=$!
+	: >"$out/$name.cpu"
+	while kill -0 "$cpid" 2>/dev/null; do
+		local c s
+		c=$(cputicks "$cpid") s=$(cputicks "$spid")
+		[ -z "$c" ] || echo "$(now) $c $s" >>"$out/$name.cpu"
+		sleep 0.5
+	done
+	wait "$cpid"
+	rc=$?
+	restore
+	return $rc
+}
+# lock_on / lock_off: hold LOCK around one measured run (in this shell, so the trap that
+# restores the server's affinity stays in force).
+lockfd=
+lock_on() { [ -z "$lock" ] || { exec {lockfd}>>"$lock" && flock "$lockfd"; }; }
+lock_off() { [ -z "$lockfd" ] || { exec {lockfd}>&-; lockfd=; }; }
+
+# window NAME: from the status lines after WARMUP seconds and the CPU samples, the line
+# "ops seconds throughput read-p99 update-p99 client-cpu-s server-cpu-s" of the window.
+window() {
+	awk -v warm="$warmup" -v tck="$tck" '
+	FNR == 1 { file++ }
+	file == 1 { ce[++nc] = $1; cc[nc] = $2; cs[nc] = $3; next }
+	/ sec: / && /operations;/ {
+		d = $1; gsub(/-/, " ", d); split($2, c, ":")
+		e = mktime(d " " c[1] " " c[2] " " c[3]) + c[4] / 1000
+		el = $3 + 0; ops = $5 + 0
+		if (el < warm) { next }
+		if (!started) { started = 1; e0 = e; o0 = ops; next }
+		e1 = e; o1 = ops; n++
+		rp[n] = p99(" READ: "); up[n] = p99(" UPDATE: ")
+	}
+	function p99(series,   s, i) {
+		i = index($0, "[" substr(series, 2))
+		if (!i) return ""
+		s = substr($0, i); sub(/\].*/, "", s)
+		if (s ~ /Count=0,/) return ""
+		if (!sub(/.*, 99=/, "", s)) return ""
+		sub(/,.*/, "", s); return s + 0
+	}
+	function at(t, col,   i, f) { # CPU ticks at time t, interpolated
+		for (i = 2; i <= nc; i++) if (ce[i] >= t) {
+			f = (t - ce[i - 1]) / (ce[i] - ce[i - 1])
+			return col == 2 ? cc[i - 1] + f * (cc[i] - cc[i - 1]) : cs[i - 1] + f * (cs[i] - cs[i - 1])
+		}
+		return col == 2 ? cc[nc] : cs[nc]
+	}
+	function median(a, n,   m, i, j, v, k) { # of the non-empty a[1..n]
+		m = 0
+		for (i = 1; i <= n; i++) if (a[i] != "") v[++m] = a[i]
+		if (!m) return 0
+		for (i = 2; i <= m; i++) { k = v[i]; for (j = i - 1; j >= 1 && v[j] > k; j--) v[j + 1] = v[j]; v[j + 1] = k }
+		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}
+	END {
+		if (!n) { print "0 0 0 0 0 0 0"; exit }
+		printf "%d %.1f %.0f %.0f %.0f %.2f %.2f\n", o1 - o0, e1 - e0, (o1 - o0) / (e1 - e0), median(rp, n), median(up, n),
+			(at(e1, 2) - at(e0, 2)) / tck, (at(e1, 3) - at(e0, 3)) / tck
+	}' "$out/$1.cpu" "$out/$1.err"
+}
+
+# report LABEL GONAME JAVANAME: the side-by-side lines of one (workload, threads).
+report() {
+	local g j
+	read -r -a g < <(window "$2")
+	read -r -a j < <(window "$3")
+	awk -v n="$1" -v gs="${g[*]}" -v js="${j[*]}" 'BEGIN {
+		split(gs, g, " "); split(js, j, " ")
+		line(n, "throughput ops/s", g[3], j[3], j[3] > 0 ? g[3] / j[3] : 0, "%12.0f")
+		if (g[4] + j[4] > 0) line(n, "READ p99 us", g[4], j[4], g[4] > 0 ? j[4] / g[4] : 0, "%12.0f")
+		if (g[5] + j[5] > 0) line(n, "UPDATE p99 us", g[5], j[5], g[5] > 0 ? j[5] / g[5] : 0, "%12.0f")
+		gc = g[1] ? g[6] * 100000 / g[1] : 0; jc = j[1] ? j[6] * 100000 / j[1] : 0
+		gs_ = g[1] ? g[7] * 100000 / g[1] : 0; js_ = j[1] ? j[7] * 100000 / j[1] : 0
+		line(n, "client CPU s/100k ops", gc, jc, jc > 0 ? gc / jc : 0, "%12.2f")
+		line(n, "server CPU s/100k ops", gs_, js_, js_ > 0 ? gs_ / js_ : 0, "%12.2f")
+		line(n, "ops in window", g[1], j[1], -1, "%12.0f")
+	}
+	function line(n, m, a, b, r, f) { printf "%-10s %-22s " f " " f (r < 0 ? "\n" : " %7.2fx\n"), n, m, a, b, r }'
+}
+
+echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $(git rev-parse --short HEAD 2>/dev/null), load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
+echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
+# Load: each side into its own freshly created, pre-split table (not measured).
+locked "$gobench" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tgo" \
+	-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.go" 2>"$out/load.go.err" ||
 	fail "gobench load" "$out/load.go.err"
-testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
+locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
 	fail "Java table creation" "$out/create.java"
-timed "$out/load.java" testenv/ycsb.sh load -P workloads/workloada "${common[@]}" -threads 16 -p "table=$tjava" 2>"$out/load.java.err" ||
+locked testenv/ycsb.sh load -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" >"$out/load.java" 2>"$out/load.java.err" ||
 	fail "Java YCSB load" "$out/load.java.err"
-report "load/16" "$out/load.go" "$out/load.java"
 
+printf "%-10s %-22s %12s %12s %8s\n" run metric gobench java ratio
+k=0
 for w in "${workloads[@]}"; do
 	for t in $threads_list; do
-		timed "$out/$w.$t.go" "$gobench" run -db hbase -P "workloads/$w" "${common[@]}" -threads "$t" -p "table=$tgo" 2>"$out/$w.$t.go.err" ||
-			fail "gobench run $w" "$out/$w.$t.go.err"
-		timed "$out/$w.$t.java" testenv/ycsb.sh run -P "workloads/$w" "${common[@]}" -threads "$t" -p "table=$tjava" 2>"$out/$w.$t.java.err" ||
-			fail "Java YCSB run $w" "$out/$w.$t.java.err"
-		report "${w#workload}/$t" "$out/$w.$t.go" "$out/$w.$t.java"
+		order=(gobench java)
+		[ $((k % 2)) = 0 ] || order=(java gobench)
+		k=$((k + 1))
+		for tool in "${order[@]}"; do
+			lock_on
+			measured "$tool" "$w.$t.$tool" "$w" "$t" || { lock_off; fail "$tool run $w/$t" "$out/$w.$t.$tool.err"; }
+			lock_off
+		done
+		report "${w#workload}/$t" "$w.$t.gobench" "$w.$t.java"
 	done
 done
-echo "ratios: throughput gobench/java; latency java/gobench (above 1 = gobench faster); CPU gobench/java (below 1 = gobench cheaper)"
+echo "ratios: throughput gobench/java; p99 java/gobench (above 1 = gobench faster); CPU gobench/java (below 1 = gobench cheaper)"

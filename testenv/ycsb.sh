@@ -15,10 +15,20 @@
 # jason) into $GOBENCH_RUN/secure/ccache/USER, the secured conf dir (hbase-site.xml,
 # core-site.xml, hdfs-site.xml) first on the classpath, table ycsb_hbase_ns:usertable.
 # --secure-keytab [USER]: no kinit; YCSB's properties principal and keytab instead.
+# testenv/ycsb.sh --cluster load|run [YCSB ARGS...]: against testenv's cluster (up.sh
+# --cluster hbase; ZooKeeper 127.0.0.1:22181); YCSB_HBASE_SITE ("name=value ...") adds
+# client properties to its hbase-site.xml (e.g. hbase.client.operation.timeout=30000).
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 secure=
 login=()
+zkport=2181
+conf=$TE_CACHE/conf/ycsb
+if [ "${1:-}" = --cluster ]; then
+	shift
+	zkport=22181
+	conf=$TE_CACHE/conf/ycsb-cluster
+fi
 if [ "${1:-}" = --secure ] || [ "${1:-}" = --secure-keytab ]; then
 	. "$TE_DIR/srv/secure-common.sh"
 	secure=$1
@@ -43,13 +53,14 @@ esac
 shift
 if [ -n "$secure" ]; then
 	sec_listening 28181 || te_die "the secured HBase's ZooKeeper is not listening on 127.0.0.1:28181; start it with testenv/up.sh --secure hbase"
+elif [ "$zkport" = 22181 ]; then
+	te_port_open 22181 || te_die "the cluster's ZooKeeper is not reachable at 127.0.0.1:22181; start it with testenv/up.sh --cluster hdfs hbase"
 else
 	te_port_open 2181 || te_die "HBase ZooKeeper is not reachable at 127.0.0.1:2181; start it with testenv/up.sh hbase"
 fi
 te_check_java
 te_classpath ycsb hbase.version "$TE_HBASE_CLIENT_VERSIONS"
 te_javac ycsb-hbase "$TE_CP" "$TE_DIR/java/YCSBHBaseClient.java"
-conf=$TE_CACHE/conf/ycsb
 table=usertable
 cp=$conf
 if [ -n "$secure" ]; then
@@ -59,7 +70,8 @@ if [ -n "$secure" ]; then
 	cp=$SEC_DIR/conf:$conf
 fi
 mkdir -p "$conf"
-[ -n "$secure" ] || te_xml_props "$conf/hbase-site.xml" hbase.zookeeper.quorum=127.0.0.1 hbase.zookeeper.property.clientPort=2181
+# shellcheck disable=SC2086
+[ -n "$secure" ] || te_xml_props "$conf/hbase-site.xml" hbase.zookeeper.quorum=127.0.0.1 hbase.zookeeper.property.clientPort=$zkport ${YCSB_HBASE_SITE:-}
 te_log4j2 "$conf/log4j2.properties" error
 cat >"$conf/defaults.properties" <<PROPS
 workload=site.ycsb.workloads.CoreWorkload

@@ -195,3 +195,26 @@ func TestConnHotPathAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestDBNotes: after a run the DB tells what locating regions and reaching
+// servers cost; before any operation it says nothing.
+func TestDBNotes(t *testing.T) {
+	db, _ := fakeDB(t)
+	if n := db.Notes(); n != nil {
+		t.Errorf("Notes before any operation: %q; want none", n)
+	}
+	ctx := context.Background()
+	c, err := db.Open(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(ctx)
+	rec := drivers.NewRecord(3)
+	if err := c.Read(ctx, "t", []byte("user1"), nil, rec); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hbase: 1 hbase:meta lookups (at most 1 at once), 1 RegionServer dials (0 failed), 0 RegionMovedException locations followed"}
+	if n := db.Notes(); strings.Join(n, "|") != strings.Join(want, "|") {
+		t.Errorf("Notes = %q; want %q", n, want)
+	}
+}

@@ -83,6 +83,18 @@ func (db *DB) setup(ctx context.Context) error {
 	return nil
 }
 
+// Notes tells how often the run had to look regions up and dial servers
+// (drivers.Noter; the CLI prints it on stderr after the run): on a cluster
+// where regions move and servers die, these say what the faults cost.
+func (db *DB) Notes() []string {
+	st := db.client.Stats()
+	if st.Dials == 0 && st.MetaLookups == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("hbase: %d hbase:meta lookups (at most %d at once), %d RegionServer dials (%d failed), %d RegionMovedException locations followed",
+		st.MetaLookups, st.MaxMetaLookupsInFlight, st.Dials, st.FailedDials, st.MovedFollowed)}
+}
+
 // Close closes the cluster connection. Conns must be closed first.
 func (db *DB) Close() error { return db.client.Close() }
 

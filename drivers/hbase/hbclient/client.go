@@ -133,6 +133,37 @@ type Client struct {
 	lookupSem chan struct{} // capacity maxLookups: hbase:meta lookups in flight
 	lookupMu  sync.Mutex
 	lookups   map[string]*lookupCall // by table + "\x00" + row
+
+	stats struct {
+		lookups, inFlight, maxInFlight atomic.Int64
+		dials, failedDials, moved      atomic.Int64
+		zkReads                        atomic.Int64
+	}
+}
+
+// Stats counts what a [Client] did to find regions and reach servers since
+// it was made.
+type Stats struct {
+	// MetaLookups is the number of hbase:meta scans sent to locate rows;
+	// MaxMetaLookupsInFlight the most of them in flight at once.
+	MetaLookups, MaxMetaLookupsInFlight int64
+	// Dials and FailedDials count RegionServer connections attempted and
+	// those that failed (a server on the recently-failed list is not
+	// dialled, so it adds to neither).
+	Dials, FailedDials int64
+	// MovedFollowed counts RegionMovedException locations used directly,
+	// without a meta lookup.
+	MovedFollowed int64
+	// MetaLocates counts the reads of hbase:meta's location from
+	// ZooKeeper (at the first lookup, and after meta's server failed).
+	MetaLocates int64
+}
+
+// Stats returns the client's counts so far; safe for concurrent use.
+func (c *Client) Stats() Stats {
+	return Stats{MetaLookups: c.stats.lookups.Load(), MaxMetaLookupsInFlight: c.stats.maxInFlight.Load(),
+		Dials: c.stats.dials.Load(), FailedDials: c.stats.failedDials.Load(), MovedFollowed: c.stats.moved.Load(),
+		MetaLocates: c.stats.zkReads.Load()}
 }
 
 // New returns a client for opts. It does no I/O: connections open on first use.

@@ -74,7 +74,11 @@ func (c *Client) regionConn(ctx context.Context, addr string, deadline time.Time
 // c.conns, or addr on the recently-failed list.
 func (c *Client) dial(addr string, d *dialCall) {
 	codec := !c.opts.PBCells && !c.noCodec.Load()
+	c.stats.dials.Add(1)
 	rc, err := dialConn(c.life, &c.opts, addr, "ClientService", codec, &c.noCodec)
+	if err != nil {
+		c.stats.failedDials.Add(1)
+	}
 	c.mu.Lock()
 	delete(c.dials, addr)
 	switch {

@@ -49,8 +49,14 @@
 //     cached per table, sorted by start key; errors drop entries as HBase's
 //     Java client does (NotServingRegion, connection errors, server
 //     stopping) or keep them (RegionOpening, busy, call queue full); a
+//     server that answers it is not running yet (started again after a
+//     crash) or stopping loses its cached regions but keeps its
+//     connection, so it is not re-dialled on every retry; a
 //     RegionMovedException re-points the entry at the server it names, so
-//     the retry goes there without a meta lookup.
+//     the retry goes there without a meta lookup; at most 3 such
+//     redirections in a row, and none back to the server it came from
+//     (servers can name each other for a region that split meanwhile):
+//     then the entry is dropped and the retry reads meta.
 //   - Retries: as HBase 2.6's Java client: retry n pauses hbase.client.pause
 //     (Options.RetryPause, 100 ms; PauseServerOverloaded for an overloaded
 //     server) times RETRY_BACKOFF[n-1] (1, 2, 3, 5, 10, 20, 40, 100, 100,

@@ -132,11 +132,12 @@ const pkg = "org.apache.hadoop.hbase."
 type action uint8
 
 const (
-	actFail      action = iota // permanent: return the error
-	actRetry                   // keep the cached location, back off, retry
-	actRelocate                // drop the cached region, re-locate, retry
-	actReconnect               // close the connection, drop the server's regions, retry
-	actReopen                  // scanner state lost: reopen from the last row
+	actFail       action = iota // permanent: return the error
+	actRetry                    // keep the cached location, back off, retry
+	actRelocate                 // drop the cached region, re-locate, retry
+	actReconnect                // close the connection, drop the server's regions, retry
+	actServerDown               // the server answers but serves no region (starting, stopping): drop its regions, keep the connection, retry
+	actReopen                   // scanner state lost: reopen from the last row
 )
 
 var exceptionActions = map[string]action{
@@ -150,9 +151,9 @@ var exceptionActions = map[string]action{
 	pkg + "RetryImmediatelyException":                       actRetry,
 	pkg + "MultiActionResultTooLarge":                       actRetry,
 	pkg + "PleaseHoldException":                             actRetry,
-	pkg + "ipc.ServerNotRunningYetException":                actReconnect,
-	pkg + "regionserver.RegionServerStoppedException":       actReconnect,
-	pkg + "regionserver.RegionServerAbortedException":       actReconnect,
+	pkg + "ipc.ServerNotRunningYetException":                actServerDown,
+	pkg + "regionserver.RegionServerStoppedException":       actServerDown,
+	pkg + "regionserver.RegionServerAbortedException":       actServerDown,
 	pkg + "exceptions.MasterStoppedException":               actReconnect,
 	pkg + "UnknownScannerException":                         actReopen,
 	pkg + "exceptions.OutOfOrderScannerNextException":       actReopen,

@@ -110,6 +110,7 @@ func (c *Client) metaServer(ctx context.Context) (string, error) {
 	if c.opts.MetaServer != "" {
 		return c.opts.MetaServer, nil
 	}
+	c.stats.zkReads.Add(1)
 	data, err := c.readZNode(ctx, "/meta-region-server")
 	if err != nil {
 		return "", err
@@ -200,8 +201,14 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadl
 		CloseScanner: proto.Bool(true),
 	}
 	var resp pb.ScanResponse
-	if err := c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline); err != nil {
-		if a := classify(err); a == actRelocate || a == actReconnect {
+	c.stats.lookups.Add(1)
+	n := c.stats.inFlight.Add(1)
+	for m := c.stats.maxInFlight.Load(); n > m && !c.stats.maxInFlight.CompareAndSwap(m, n); m = c.stats.maxInFlight.Load() {
+	}
+	err = c.callRegionServer(ctx, addr, "Scan", req, &resp, deadline)
+	c.stats.inFlight.Add(-1)
+	if err != nil {
+		if a := classify(err); a == actRelocate || a == actReconnect || a == actServerDown {
 			c.forgetMeta()
 			if a == actReconnect {
 				c.dropServer(addr, connOf(err))

@@ -119,6 +119,9 @@ func TestClientConcurrentMetaLookups(t *testing.T) {
 		if got := m.maxInFlight.Load(); got != int32(tc.want) || m.lookups.Load() != int32(tc.rows) {
 			t.Errorf("%d rows in distinct regions: at most %d lookups in flight, %d in all; want %d at once, %d in all", tc.rows, got, m.lookups.Load(), tc.want, tc.rows)
 		}
+		if st := c.Stats(); st.MaxMetaLookupsInFlight != int64(tc.want) || st.MetaLookups != int64(tc.rows) {
+			t.Errorf("Stats %+v; want %d lookups, at most %d in flight", st, tc.rows, tc.want)
+		}
 	}
 }
 
@@ -215,5 +218,86 @@ func TestClientRegionMovedUsesNewLocation(t *testing.T) {
 			t.Errorf("%s of a region moved from rs1 to rs2: %v; calls rs1 %d, rs2 %d, meta lookups %d, cached at %v; want success, 1, 1, 0, rs2:1",
 				op.name, err, rs1.Load(), rs2.Load(), m.lookups.Load(), r)
 		}
+	}
+}
+
+// TestClientRegionMovedPingPong: two servers answer RegionMovedException
+// for a region, each naming the other (as HBase 2.6 did on the cluster
+// after a move away and back and a split). The client follows the first
+// location, sees the second point back, asks hbase:meta and reads from the
+// server meta names: bounded, with one lookup. A chain of moves longer than
+// maxMovedHops also ends in a lookup.
+func TestClientRegionMovedPingPong(t *testing.T) {
+	moved := pkg + "exceptions.RegionMovedException"
+	movedTo := func(host string) func(s *hbtest.Server, id uint32, method, param []byte) {
+		return func(s *hbtest.Server, id uint32, method, param []byte) {
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(moved),
+				StackTrace: proto.String("Region moved to: hostname=" + host + " port=1 startCode=1. As of locationSeqNum=7."),
+				Hostname:   proto.String(host), Port: proto.Int32(1)})
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		chain []string // each server names the next as the region's home, the last names the first
+		calls int      // calls to them before the lookup
+	}{
+		{"ping-pong", []string{"rs1", "rs2"}, 2},
+		{"long chain", []string{"rs1", "rs2", "rs4", "rs5", "rs6", "rs7"}, maxMovedHops + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := hbtest.NewNet(t)
+			m := &metaServer{server: "rs3:1"}
+			n.Serve("meta:1", m.handle)
+			var calls atomic.Int32
+			for i, h := range tc.chain {
+				f := movedTo(tc.chain[(i+1)%len(tc.chain)])
+				n.Serve(h+":1", func(s *hbtest.Server, id uint32, method, param []byte) { calls.Add(1); f(s, id, method, param) })
+			}
+			n.Serve("rs3:1", echoHandler)
+			c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+			defer c.Close()
+			c.cache.put(&region{table: "t", name: []byte("t,,1.x."), addr: "rs1:1"})
+			var res Result
+			err := c.Get(context.Background(), "t", []byte("a"), nil, nil, &res)
+			if err != nil || int(calls.Load()) != tc.calls || m.lookups.Load() != 1 {
+				t.Errorf("Get of a region redirected through %v: %v; %d calls to them, %d meta lookups; want success, %d, 1",
+					tc.chain, err, calls.Load(), m.lookups.Load(), tc.calls)
+			}
+			if st := c.Stats(); st.MetaLookups != 1 || st.MovedFollowed != int64(tc.calls-1) || st.Dials != int64(tc.calls+2) || st.FailedDials != 0 {
+				t.Errorf("Stats %+v; want 1 meta lookup, %d locations followed, %d dials (meta and rs3 too), none failed", st, tc.calls-1, tc.calls+2)
+			}
+			if r := c.cache.get("t", []byte("a")); r == nil || r.addr != "rs3:1" || r.hops != 0 {
+				t.Errorf("cached after the lookup: %+v; want rs3:1 with no hops", r)
+			}
+		})
+	}
+}
+
+// TestClientServerNotRunningYetKeepsConnection: a RegionServer that was
+// started again answers ServerNotRunningYetException until it is ready.
+// The client drops the server's cached regions (the retry reads meta,
+// which may have moved them meanwhile) but keeps the connection that
+// carried the answer: one dial, not one per retry.
+func TestClientServerNotRunningYetKeepsConnection(t *testing.T) {
+	n := hbtest.NewNet(t)
+	m := &metaServer{server: "rs:1"}
+	n.Serve("meta:1", m.handle)
+	var gets atomic.Int32
+	n.Serve("rs:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		if string(method) == "Get" && gets.Add(1) <= 2 {
+			s.ReplyException(id, &pb.ExceptionResponse{ExceptionClassName: proto.String(pkg + "ipc.ServerNotRunningYetException"),
+				StackTrace: proto.String("Server localhost,16020,1 is not running yet")})
+			return
+		}
+		echoHandler(s, id, method, param)
+	})
+	c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+	defer c.Close()
+	var res Result
+	if err := c.Get(context.Background(), "t", []byte("a"), nil, nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	if d := n.Dials("rs:1"); d != 1 || gets.Load() != 3 || m.lookups.Load() != 3 {
+		t.Errorf("3 Gets (2 answered ServerNotRunningYet): %d dials to the server, %d meta lookups; want 1 dial, 3 lookups", d, m.lookups.Load())
 	}
 }

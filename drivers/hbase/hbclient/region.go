@@ -14,7 +14,21 @@ type region struct {
 	start, end []byte // end empty = +inf
 	id         uint64
 	addr       string // host:port of the RegionServer
+	// hops counts the RegionMovedException locations followed since the
+	// entry came from hbase:meta, from the server the last one came from.
+	hops int
+	from string
 }
+
+// maxMovedHops bounds the RegionMovedException locations a cached region
+// follows in a row; the next one (or one that points back to the server
+// the region was just redirected from) drops the entry, so the retry asks
+// hbase:meta. Servers can name each other for a region neither has: after
+// a region moved away and back and then split, HBase 2.6's RegionServers
+// each still remembered the other as its new home (testenv/README.md,
+// "Found on the cluster"), and a client that kept following them never
+// reached the daughters.
+const maxMovedHops = 3
 
 // contains reports whether row falls in [start, end).
 func (r *region) contains(row []byte) bool {
@@ -84,14 +98,20 @@ func (rc *regionCache) remove(r *region) {
 }
 
 // move replaces r, if it is still cached, with a copy hosted at addr (a
-// RegionMovedException's new location). It reports whether it did.
+// RegionMovedException's new location). It reports whether it did: not
+// when the location is where r already is or where r was redirected from,
+// nor after maxMovedHops redirections since the last meta lookup (the
+// caller then drops r).
 func (rc *regionCache) move(r *region, addr string) bool {
+	if addr == r.addr || addr == r.from || r.hops >= maxMovedHops {
+		return false
+	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	for i, o := range rc.tables[r.table] {
 		if o == r {
 			moved := *r
-			moved.addr = addr
+			moved.addr, moved.from, moved.hops = addr, r.addr, r.hops+1
 			rc.tables[r.table][i] = &moved
 			return true
 		}

@@ -94,11 +94,19 @@ func (c *Client) onError(err error, reg *region) action {
 	}
 	switch a {
 	case actRelocate: // (actReopen keeps the location: the scan reopens there)
-		if addr := movedTo(err); addr == "" || !c.cache.move(reg, addr) {
+		if addr := movedTo(err); addr != "" && c.cache.move(reg, addr) {
+			c.stats.moved.Add(1)
+		} else {
 			c.cache.remove(reg)
 		}
 	case actReconnect:
 		c.dropServer(reg.addr, connOf(err))
+	case actServerDown:
+		// The connection works (the answer came over it): a restarted
+		// server that is not running yet would otherwise be re-dialled
+		// on every retry. Only the regions go, as Java's client clears
+		// the server's locations.
+		c.cache.removeServer(reg.addr)
 	}
 	return a
 }
