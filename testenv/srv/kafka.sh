@@ -76,6 +76,11 @@ num.io.threads=8
 # The controller fences the broker after broker.session.timeout.ms (default 9 s) without
 # a heartbeat; CPU stalls of that length were seen on the shared 2-core machine.
 broker.session.timeout.ms=60000
+# A broker SIGKILLed and started again (the fault tests) is refused
+# (DUPLICATE_BROKER_REGISTRATION) until its old session expires, up to
+# broker.session.timeout.ms; its own registration wait (default 60 s, the same)
+# must outlast that, else it gives up just before and exits.
+initial.broker.registration.timeout.ms=180000
 EOF
 	te_log4j2 "$d/log4j2.properties" info
 	# StorageTool lives in core (kafka.tools) up to at least 4.x; probe, fall back to the tools module.

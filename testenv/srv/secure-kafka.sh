@@ -68,6 +68,11 @@ auto.create.topics.enable=false
 num.network.threads=3
 num.io.threads=8
 broker.session.timeout.ms=60000
+# A broker SIGKILLed and started again (the fault tests) is refused
+# (DUPLICATE_BROKER_REGISTRATION) until its old session expires, up to
+# broker.session.timeout.ms; its own registration wait (default 60 s, the same)
+# must outlast that, else it gives up just before and exits.
+initial.broker.registration.timeout.ms=180000
 EOF
 		for l in sasl_ssl sasl_plaintext; do
 			cat >>"$d/conf/server.properties" <<EOF
