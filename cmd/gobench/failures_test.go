@@ -16,14 +16,15 @@ func TestUnreachableServerFailsTheRun(t *testing.T) {
 	t.Chdir(t.TempDir())
 	for _, c := range []struct {
 		db, key string
+		more    []string
 	}{
-		{"kafka", "kafka.brokers"},
-		{"hbase", "hbase.zookeeper.quorum"},
-		{"hdfs", "hdfs.namenode"},
+		{"kafka", "kafka.brokers", []string{"-p", "kafka.timeout=2000"}}, // not 30 s of metadata retries
+		{"hbase", "hbase.zookeeper.quorum", nil},
+		{"hdfs", "hdfs.namenode", nil},
 	} {
 		t.Run(c.db, func(t *testing.T) {
-			code, out, errs := gobench(t, context.Background(), "run", "-w", "workloada", "-db", c.db,
-				"-p", c.key+"=127.0.0.1:1", "-p", "operationcount=200", "-threads", "4")
+			code, out, errs := gobench(t, context.Background(), append([]string{"run", "-w", "workloada", "-db", c.db,
+				"-p", c.key + "=127.0.0.1:1", "-p", "operationcount=200", "-threads", "4"}, c.more...)...)
 			if code != exitFailed {
 				t.Fatalf("exit %d, want 1\n%s", code, errs)
 			}
@@ -75,7 +76,8 @@ func TestSecretsAreNeverPrinted(t *testing.T) {
 		{"run", "-db", "basic", "-p", "sasl.jaas.config=" + secret, "-p", "operationcount=10"},
 		{"run", "-db", "basic", "-P", cfg, "-p", "operationcount=10"},
 		{"producer-perf", "--topic", "t", "--num-records", "10", "--record-size", "10", "--throughput", "-1",
-			"--producer.config", cfg, "--producer-props", "bootstrap.servers=127.0.0.1:1", "ssl.key.password=" + secret},
+			"--producer.config", cfg, "--producer-props", "bootstrap.servers=127.0.0.1:1", "ssl.key.password=" + secret,
+			"request.timeout.ms=2000"},
 		{"consumer-perf", "--topic", "t", "--messages", "10", "--bootstrap-server", "127.0.0.1:1", "--timeout", "500",
 			"--consumer.config", cfg, "--command-property", "sasl.jaas.config=" + secret},
 	}

@@ -107,7 +107,7 @@ func TestIgnoredJavaPropertiesOneWarningNoValues(t *testing.T) {
 	run(context.Background(), []string{"producer-perf", "--topic", "t", "--num-records", "1", "--throughput", "-1", "--record-size", "1",
 		"--bootstrap-server", "127.0.0.1:1", "--producer-props", "sasl.oauthbearer.client.credentials.client.secret=SECRETVALUE", "partitioner.class=x.Y",
 		"key.serializer=org.apache.kafka.common.serialization.ByteArraySerializer", "enable.idempotence=true", "acks=all",
-		"delivery.timeout.ms=31000"}, io.Discard, &stderr)
+		"delivery.timeout.ms=31000", "request.timeout.ms=2000"}, io.Discard, &stderr)
 	out := stderr.String()
 	if n := strings.Count(out, "have no equivalent"); n != 1 {
 		t.Fatalf("%d warnings about ignored properties, want 1:\n%s", n, out)
