@@ -340,3 +340,48 @@ log4j.appender.console.layout=org.apache.log4j.PatternLayout
 log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n
 EOF
 }
+
+# te_wait_nodes P LABEL SECONDS NODE...: wait until every node of a multi-node mode (cluster:
+# P=cl, secured: P=sec) is ready, through that mode's P_alive, P_node_ready and P_tail.
+# Fails (with the log tail) when one exits or the deadline passes. LABEL prefixes the messages.
+te_wait_nodes() {
+	local p=$1 label=$2 secs=$3 end n left
+	shift 3
+	end=$((SECONDS + secs))
+	left=("$@")
+	while [ ${#left[@]} -gt 0 ]; do
+		local rest=()
+		for n in "${left[@]}"; do
+			if ! "${p}_alive" "$n"; then
+				te_log "$label$n: the process exited during start-up"
+				"${p}_tail" "$n"
+				return 1
+			fi
+			"${p}_node_ready" "$n" || rest+=("$n")
+		done
+		left=("${rest[@]}")
+		[ ${#left[@]} -eq 0 ] && break
+		if [ $SECONDS -ge $end ]; then
+			te_log "${label}not ready after ${secs}s: ${left[*]}"
+			for n in "${left[@]}"; do "${p}_tail" "$n"; done
+			return 1
+		fi
+		sleep 0.5
+	done
+}
+
+# te_kill_node P LABEL DIR NODE: SIGKILL the node (also when frozen), wait until it is gone
+# (10 s) and remove DIR/NODE/pid; through P_alive and P_pid.
+te_kill_node() {
+	local p=$1 label=$2 dir=$3 n=$4 pid i
+	"${p}_alive" "$n" || return 1
+	pid=$("${p}_pid" "$n")
+	kill -KILL "$pid" 2>/dev/null
+	for i in $(seq 1 100); do
+		"${p}_alive" "$n" || break
+		sleep 0.1
+	done
+	"${p}_alive" "$n" && te_die "$label$n (pid $pid) still alive 10 s after SIGKILL"
+	rm -f "$dir/$n/pid"
+	return 0
+}

@@ -167,46 +167,10 @@ cl_tail() {
 
 # cl_wait_nodes SECONDS NODE...: wait until every node is ready. Fails (with the log
 # tail) when one exits or the deadline passes.
-cl_wait_nodes() {
-	local secs=$1 end n left
-	shift
-	end=$((SECONDS + secs))
-	left=("$@")
-	while [ ${#left[@]} -gt 0 ]; do
-		local rest=()
-		for n in "${left[@]}"; do
-			if ! cl_alive "$n"; then
-				te_log "$n: the process exited during start-up"
-				cl_tail "$n"
-				return 1
-			fi
-			cl_node_ready "$n" || rest+=("$n")
-		done
-		left=("${rest[@]}")
-		[ ${#left[@]} -eq 0 ] && break
-		if [ $SECONDS -ge $end ]; then
-			te_log "not ready after ${secs}s: ${left[*]}"
-			for n in "${left[@]}"; do cl_tail "$n"; done
-			return 1
-		fi
-		sleep 0.5
-	done
-}
+cl_wait_nodes() { te_wait_nodes cl "" "$@"; }
 
 # cl_kill NODE: SIGKILL the node (also when frozen) and wait until it is gone (10 s).
-cl_kill() {
-	local n=$1 pid i
-	cl_alive "$n" || return 1
-	pid=$(cl_pid "$n")
-	kill -KILL "$pid" 2>/dev/null
-	for i in $(seq 1 100); do
-		cl_alive "$n" || break
-		sleep 0.1
-	done
-	cl_alive "$n" && te_die "$n (pid $pid) still alive 10 s after SIGKILL"
-	rm -f "$CL_DIR/$n/pid"
-	return 0
-}
+cl_kill() { te_kill_node cl "" "$CL_DIR" "$1"; }
 
 # cl_stop NODE: orderly stop: SIGCONT (in case it is frozen), SIGTERM, SIGKILL after 40 s.
 cl_stop() {

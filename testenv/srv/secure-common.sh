@@ -227,46 +227,10 @@ sec_tail() {
 }
 
 # sec_wait_nodes SECONDS NODE...: wait until every node is ready (log tail on failure).
-sec_wait_nodes() {
-	local secs=$1 end n left
-	shift
-	end=$((SECONDS + secs))
-	left=("$@")
-	while [ ${#left[@]} -gt 0 ]; do
-		local rest=()
-		for n in "${left[@]}"; do
-			if ! sec_alive "$n"; then
-				te_log "secure $n: the process exited during start-up"
-				sec_tail "$n"
-				return 1
-			fi
-			sec_node_ready "$n" || rest+=("$n")
-		done
-		left=("${rest[@]}")
-		[ ${#left[@]} -eq 0 ] && break
-		if [ $SECONDS -ge $end ]; then
-			te_log "secure: not ready after ${secs}s: ${left[*]}"
-			for n in "${left[@]}"; do sec_tail "$n"; done
-			return 1
-		fi
-		sleep 0.5
-	done
-}
+sec_wait_nodes() { te_wait_nodes sec "secure " "$@"; }
 
 # sec_kill NODE: SIGKILL and wait until gone (10 s).
-sec_kill() {
-	local n=$1 pid i
-	sec_alive "$n" || return 1
-	pid=$(sec_pid "$n")
-	kill -KILL "$pid" 2>/dev/null
-	for i in $(seq 1 100); do
-		sec_alive "$n" || break
-		sleep 0.1
-	done
-	sec_alive "$n" && te_die "secure $n (pid $pid) still alive 10 s after SIGKILL"
-	rm -f "$SEC_DIR/$n/pid"
-	return 0
-}
+sec_kill() { te_kill_node sec "secure " "$SEC_DIR" "$1"; }
 
 sec_free_ports() {
 	local n p
