@@ -156,7 +156,10 @@ func (db *DB) Open(context.Context) (drivers.Conn, error) { return &Conn{db: db}
 func (db *DB) Close() error { return nil }
 
 // Conn is one worker's handle; it implements [drivers.FileSystem].
-type Conn struct{ db *DB }
+type Conn struct {
+	drivers.NoRecords // no record operations (NOT_IMPLEMENTED)
+	db                *DB
+}
 
 var (
 	_ drivers.Conn       = (*Conn)(nil)
@@ -264,29 +267,6 @@ func (c *Conn) RemoveAll(_ context.Context, name string) error {
 	}
 	return nil
 }
-
-// Read is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Scan is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return errors.ErrUnsupported
-}
-
-// Update is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Update(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Insert is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Insert(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Delete is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
 
 // Close does nothing.
 func (c *Conn) Close(context.Context) error { return nil }

@@ -2,7 +2,6 @@ package driverstest
 
 import (
 	"context"
-	"errors"
 
 	"github.com/gobench/gobench/drivers"
 )
@@ -25,22 +24,9 @@ func (NopConn) Close(context.Context) error                                   { 
 
 // UnsupportedConn is a Conn that offers no YCSB operation (each returns
 // errors.ErrUnsupported): a base for doubles of stream or file drivers.
-type UnsupportedConn struct{}
+type UnsupportedConn struct{ drivers.NoRecords }
 
-func (UnsupportedConn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (UnsupportedConn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return errors.ErrUnsupported
-}
-func (UnsupportedConn) Update(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (UnsupportedConn) Insert(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-func (UnsupportedConn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
-func (UnsupportedConn) Close(context.Context) error                  { return nil }
+func (UnsupportedConn) Close(context.Context) error { return nil }
 
 // NopDB opens NopConns.
 type NopDB struct{}

@@ -16,14 +16,15 @@ import (
 // Conn is one stream of a test: it implements drivers.NetStream. The YCSB
 // operations are not offered.
 type Conn struct {
-	t      *test
-	idx    int
-	sock   net.Conn
-	socket int
-	sender bool
-	bytes  int64
-	stop   func() bool
-	done   bool
+	drivers.NoRecords // no record operations (NOT_IMPLEMENTED)
+	t                 *test
+	idx               int
+	sock              net.Conn
+	socket            int
+	sender            bool
+	bytes             int64
+	stop              func() bool
+	done              bool
 }
 
 var (
@@ -178,29 +179,6 @@ func (c *Conn) Close(context.Context) error {
 	}
 	return nil
 }
-
-// Read is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Read(context.Context, string, []byte, drivers.FieldSet, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Scan is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Scan(context.Context, string, []byte, int, drivers.FieldSet, func([]byte, *drivers.Record) error) error {
-	return errors.ErrUnsupported
-}
-
-// Update is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Update(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Insert is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Insert(context.Context, string, []byte, *drivers.Record) error {
-	return errors.ErrUnsupported
-}
-
-// Delete is not offered (NOT_IMPLEMENTED).
-func (c *Conn) Delete(context.Context, string, []byte) error { return errors.ErrUnsupported }
 
 func readFull(c net.Conn, b []byte) (int, error) { return io.ReadFull(c, b) }
 
