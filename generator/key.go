@@ -1,7 +1,9 @@
 package generator
 
 import (
+	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
 )
 
@@ -42,85 +44,90 @@ const KeyPrefix = "user"
 // A minus sign, possible only for negative keynums or the hash value -2^63,
 // counts as a digit for padding, as in Java.
 //
-// It allocates nothing when dst has room for the key (at most 24 bytes plus
-// any padding beyond 20 digits). The caller owns dst; typical use reuses one
+// It allocates nothing when dst has room for the prefix and 24 bytes more
+// (the digits are stored a word at a time), or for the padded key if
+// zeropadding is over 20. The caller owns dst; typical use reuses one
 // per-worker buffer: buf = AppendKey(buf[:0], n, true, 1).
 func AppendKey(dst []byte, keynum int64, hashed bool, zeropadding int) []byte {
 	if hashed {
 		keynum = FNV64(keynum)
 	}
-	var digits [20]byte
-	var s []byte
-	if keynum >= 0 {
-		s = appendDecimal(digits[:0], uint64(keynum))
-	} else {
-		s = strconv.AppendInt(digits[:0], keynum, 10)
-	}
 	dst = append(dst, KeyPrefix...)
-	for i := len(s); i < zeropadding; i++ {
-		dst = append(dst, '0')
+	at := len(dst)
+	if keynum >= 0 {
+		dst = appendDecimal(dst, uint64(keynum))
+	} else {
+		dst = strconv.AppendInt(dst, keynum, 10)
 	}
-	return append(dst, s...)
-}
-
-// appendDecimal appends the decimal form of u, as strconv.AppendUint does,
-// without its chain of dependent divisions by 100: u is cut into 8-digit
-// chunks (two or three independent divisions by constants), and each chunk
-// n < 10^8 becomes the binary fraction n/10^8 (rounded up, 64 bits), whose
-// digits come out two at a time from the high word of a multiplication by
-// 100.
-func appendDecimal(dst []byte, u uint64) []byte {
-	switch {
-	case u < 1e8:
-		return appendShort(dst, uint32(u))
-	case u < 1e16:
-		dst = appendShort(dst, uint32(u/1e8))
-		return append8(dst, uint32(u%1e8))
-	}
-	rest := u % 1e16
-	dst = appendShort(dst, uint32(u/1e16))
-	dst = append8(dst, uint32(rest/1e8))
-	return append8(dst, uint32(rest%1e8))
-}
-
-// pow2by1e8 is ⌈2^64 / 10^8⌉: n·pow2by1e8 is n/10^8 as a 64-bit fraction,
-// accurate to better than 10^-8 for n < 10^8, so its eight digits are
-// exact.
-const pow2by1e8 = 184467440738
-
-// append8 appends n < 10^8 as exactly eight digits.
-func append8(dst []byte, n uint32) []byte {
-	f := uint64(n) * pow2by1e8
-	for range 4 {
-		var hi uint64
-		hi, f = bits.Mul64(f, 100)
-		dst = append(dst, digitPairs[2*hi], digitPairs[2*hi+1])
+	if pad := zeropadding - (len(dst) - at); pad > 0 { // rare: zeros go in front of the digits
+		digits := len(dst) - at
+		for range pad {
+			dst = append(dst, '0')
+		}
+		copy(dst[at+pad:], dst[at:at+digits])
+		for i := at; i < at+pad; i++ {
+			dst[i] = '0'
+		}
 	}
 	return dst
 }
 
-// appendShort appends n < 10^8 without leading zeros.
-func appendShort(dst []byte, n uint32) []byte {
-	if n < 10 {
-		return append(dst, byte('0'+n))
+// appendDecimal appends the decimal form of u, as strconv.AppendUint does,
+// without its chain of dependent divisions by 100: u is cut into 8-digit
+// chunks (at most two divisions by constants), [digits8] turns each chunk
+// into its eight ASCII digits with a few multiplications on a word, and the
+// words are stored straight into dst's spare capacity (24 bytes are needed
+// there; it grows dst once otherwise).
+func appendDecimal(dst []byte, u uint64) []byte {
+	n := len(dst)
+	if cap(dst)-n < 24 {
+		dst = slices.Grow(dst, 24)
 	}
-	var b [8]byte
-	append8(b[:0], n)
-	i := 0
-	for b[i] == '0' {
-		i++
+	b := dst[n : n+24]
+	var head uint32
+	var mid, low uint64 // the 8-digit chunks after the leading one
+	chunks := 0
+	switch {
+	case u < 1e8:
+		head = uint32(u)
+	case u < 1e16:
+		head, low, chunks = uint32(u/1e8), digits8(uint32(u%1e8)), 1
+	default:
+		rest := u % 1e16
+		head, mid, low, chunks = uint32(u/1e16), digits8(uint32(rest/1e8)), digits8(uint32(rest%1e8)), 2
 	}
-	return append(dst, b[i:]...)
+	d := digits8(head)
+	skip := 7 // u == 0 still has one digit
+	if d != 0 {
+		skip = bits.TrailingZeros64(d) / 8 // leading zero digits are the low zero bytes
+	}
+	binary.LittleEndian.PutUint64(b, (d|asciiZeros)>>(8*skip))
+	l := 8 - skip
+	if chunks == 2 {
+		binary.LittleEndian.PutUint64(b[l:], mid|asciiZeros)
+		l += 8
+	}
+	if chunks > 0 {
+		binary.LittleEndian.PutUint64(b[l:], low|asciiZeros)
+		l += 8
+	}
+	return dst[:n+l]
 }
 
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
+// asciiZeros is '0' in each byte of a word: ORed into digit values 0-9.
+const asciiZeros = 0x3030303030303030
+
+// digits8 returns the eight decimal digits of n < 10^8, leading zeros
+// included, as byte values 0-9 of a little-endian word (the first digit in
+// the lowest byte). It splits n into two 4-digit lanes of 32 bits, each of
+// those into two 2-digit lanes of 16 bits, and those into digits, dividing
+// every lane at once by a multiplication and a shift: x·10486>>20 is x/100
+// for x < 10^4, and x·103>>10 is x/10 for x < 100, with no lane's product
+// reaching the next lane's bits (checked for every lane value in the tests).
+func digits8(n uint32) uint64 {
+	x := uint64(n/10000) | uint64(n%10000)<<32
+	q := (x * 10486 >> 20) & 0x0000007F0000007F
+	x = q | (x-q*100)<<16
+	q = (x * 103 >> 10) & 0x000F000F000F000F
+	return q | (x-q*10)<<8
+}

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -113,6 +114,26 @@ func TestAppendDecimalIsStrconv(t *testing.T) {
 	for _, v := range vals {
 		if got, want := string(appendDecimal(nil, v)), strconv.FormatUint(v, 10); got != want {
 			t.Fatalf("appendDecimal(%d) = %s", v, got)
+		}
+	}
+}
+
+// TestDigits8EveryLane: digits8's lanes are independent, so every value of
+// each 4-digit lane against edge values of the other covers every carry and
+// every quotient its multiply-shift divisions produce.
+func TestDigits8EveryLane(t *testing.T) {
+	for hi := uint32(0); hi < 10000; hi++ {
+		for _, lo := range []uint32{0, 1, 99, 100, 4999, 9999, hi} {
+			for _, n := range []uint32{hi*10000 + lo, lo*10000 + hi} {
+				d := digits8(n) | asciiZeros
+				var b [8]byte
+				for i := range b {
+					b[i] = byte(d >> (8 * i))
+				}
+				if got, want := string(b[:]), fmt.Sprintf("%08d", n); got != want {
+					t.Fatalf("digits8(%d) = %q, want %q", n, got, want)
+				}
+			}
 		}
 	}
 }
