@@ -53,7 +53,8 @@ func NewScrambledZipfian(min, max int64) (*ScrambledZipfian, error) {
 
 // Next returns a value in [min, max].
 func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
-	v := s.min + FNV64(s.zipf.Next(r))%s.n
+	z, _ := s.zipf.draw(r, s.zipf.items)
+	v := s.min + FNV64(z)%s.n
 	s.last.Store(v)
 	return v
 }
@@ -115,7 +116,8 @@ func NewSkewedLatest(basis LastValuer) *SkewedLatest {
 // Next returns basis.Last() minus a Zipfian offset.
 func (s *SkewedLatest) Next(r *rand.Rand) int64 {
 	m := s.basis.Last()
-	v := m - s.zipf.NextN(r, m)
+	z, _ := s.zipf.draw(r, m)
+	v := m - z
 	s.last.Store(v)
 	return v
 }

@@ -130,6 +130,18 @@ func (z *Zipfian) Next(r *rand.Rand) int64 {
 // when it is smaller, ζ is left as it is, as Java does by default, so the
 // skew is slightly off for the smaller count.
 func (z *Zipfian) NextN(r *rand.Rand, itemcount int64) int64 {
+	v, general := z.draw(r, itemcount)
+	if general {
+		z.last.Store(v)
+	}
+	return v
+}
+
+// draw is NextN without recording the last value, for the generators built
+// on a Zipfian of their own (scrambled, latest), whose Last is their own
+// result: it saves them a write to a cache line every worker shares. general
+// reports Gray's general branch.
+func (z *Zipfian) draw(r *rand.Rand, itemcount int64) (v int64, general bool) {
 	count, zetan, eta := z.state()
 	if itemcount > count {
 		zetan, eta = z.growTo(itemcount)
@@ -137,14 +149,12 @@ func (z *Zipfian) NextN(r *rand.Rand, itemcount int64) int64 {
 	u := r.Float64()
 	uz := u * zetan
 	if uz < 1 {
-		return z.base
+		return z.base, false
 	}
 	if uz < z.second {
-		return z.base + 1
+		return z.base + 1, false
 	}
-	v := z.base + javaLong(float64(itemcount)*pow(eta*u-eta+1, z.alpha))
-	z.last.Store(v)
-	return v
+	return z.base + javaLong(float64(itemcount)*pow(eta*u-eta+1, z.alpha)), true
 }
 
 // Last returns the value of the most recent draw that took Gray's general
