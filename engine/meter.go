@@ -140,7 +140,7 @@ func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
 func NewMeter(set Settings, job Job) *Meter {
 	sm := NewSeriesMap(job.Ops(), job.Extra(), &set)
 	c := measure.NewCollector(sm.Layout(), measure.Options{})
-	return &Meter{t: sm, rec: c.NewRecorder(), base: time.Now(), on: true, first: &firstError{}, intended: actualStart}
+	return &Meter{t: sm, rec: c.NewSingleWriterRecorder(), base: time.Now(), on: true, first: &firstError{}, intended: actualStart}
 }
 
 // OpError is a failed operation: its name, return code and error.

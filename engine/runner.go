@@ -101,13 +101,18 @@ func New(set Settings, job Job, db drivers.DB) (*Runner, error) {
 	}
 	// Recorders are shared by workers (they are multi-writer and
 	// lock-free); a few per CPU keep contention low and memory bounded
-	// whatever the thread count.
+	// whatever the thread count. With no more workers than that, each
+	// worker has one of its own, written without atomic adds.
 	nrec := min(r.threads, 4*runtime.GOMAXPROCS(0))
 	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{Buckets: set.Buckets, Raw: set.Raw})
 	r.done = make([]paddedCount, nrec)
 	r.recs = make([]*measure.Recorder, nrec)
 	for i := range r.recs {
-		r.recs[i] = r.coll.NewRecorder()
+		if nrec == r.threads {
+			r.recs[i] = r.coll.NewSingleWriterRecorder()
+		} else {
+			r.recs[i] = r.coll.NewRecorder()
+		}
 	}
 	return r, nil
 }

@@ -15,6 +15,26 @@ func BenchmarkRecord(b *testing.B) {
 	}
 }
 
+func BenchmarkRecordOpSingleWriter(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewSingleWriterRecorder()
+	r.Record(0, time.Millisecond)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+	}
+}
+
+func BenchmarkRecordOp(b *testing.B) {
+	c := NewCollector(testLayout, Options{Start: t0})
+	r := c.NewRecorder()
+	r.Record(0, time.Millisecond)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+	}
+}
+
 func BenchmarkCount(b *testing.B) {
 	c := NewCollector(testLayout, Options{Start: t0})
 	r := c.NewRecorder()

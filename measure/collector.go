@@ -56,11 +56,19 @@ func (c *Collector) Layout() Layout { return c.layout.clone() }
 // the next Cut. Each recorder costs two buffers of lazily allocated
 // per-series counts (about 190 KB per series used, for the default range),
 // so share recorders among workers when there are many.
-func (c *Collector) NewRecorder() *Recorder {
+func (c *Collector) NewRecorder() *Recorder { return c.newRecorder(false) }
+
+// NewSingleWriterRecorder returns a recorder that one goroutine at a time
+// writes (a worker of its own), cheaper per sample than [Collector.NewRecorder]'s;
+// writing it from two goroutines at once is a data race.
+func (c *Collector) NewSingleWriterRecorder() *Recorder { return c.newRecorder(true) }
+
+func (c *Collector) newRecorder(single bool) *Recorder {
 	r := &Recorder{
-		ph:    newPhaser(),
-		spare: newBuffer(c.layout, c.geom),
-		geom:  c.geom,
+		single: single,
+		ph:     newPhaser(),
+		spare:  newBuffer(c.layout, c.geom),
+		geom:   c.geom,
 	}
 	r.active.Store(newBuffer(c.layout, c.geom))
 	c.mu.Lock()

@@ -17,8 +17,17 @@ var testLayout = Layout{
 var t0 = time.Date(2026, 1, 2, 10, 11, 12, 345e6, time.UTC)
 
 func TestRecorderAllocs(t *testing.T) {
-	c := NewCollector(testLayout, Options{Start: t0})
-	r := c.NewRecorder()
+	for _, single := range []bool{false, true} {
+		c := NewCollector(testLayout, Options{Start: t0, Buckets: 1000})
+		r := c.NewRecorder()
+		if single {
+			r = c.NewSingleWriterRecorder()
+		}
+		testRecorderAllocs(t, c, r)
+	}
+}
+
+func testRecorderAllocs(t *testing.T, c *Collector, r *Recorder) {
 	// The first sample of a series allocates its histogram; warm both
 	// buffers up so the measured runs see the steady state.
 	r.Record(0, time.Millisecond)
@@ -33,10 +42,11 @@ func TestRecorderAllocs(t *testing.T) {
 		{"RecordNegative", func() { r.Record(0, -time.Second) }},
 		{"Count", func() { r.Count(0, 2) }},
 		{"Done", func() { r.Done(1) }},
+		{"RecordOp", func() { r.RecordOp(0, time.Millisecond, 0, 1, 1) }},
 	}
 	for _, tt := range tests {
 		if n := testing.AllocsPerRun(1000, tt.fn); n != 0 {
-			t.Errorf("%s: %v allocs per run, want 0", tt.name, n)
+			t.Errorf("%s (single writer %v): %v allocs per run, want 0", tt.name, r.single, n)
 		}
 	}
 }
@@ -64,7 +74,8 @@ func TestConcurrentCut(t *testing.T) {
 	// A small range keeps histogram merges cheap under the race detector.
 	c := NewCollector(testLayout, Options{Start: t0, Highest: 10 * time.Millisecond})
 	// Workers 0-3 share one recorder, 4 and 5 have their own: recorders are
-	// multi-writer.
+	// multi-writer; 5's is a single-writer recorder (plain adds, ordered
+	// only by the phaser: the race detector checks that).
 	shared := c.NewRecorder()
 	var cuts atomic.Int64
 	var wg sync.WaitGroup
@@ -80,8 +91,11 @@ func TestConcurrentCut(t *testing.T) {
 		go func(seed uint64) {
 			defer wg.Done()
 			r := shared
-			if seed >= 4 {
-				r = c.NewRecorder() // registered while cutting runs
+			switch seed { // registered while cutting runs
+			case 4:
+				r = c.NewRecorder()
+			case 5:
+				r = c.NewSingleWriterRecorder()
 			}
 			rng := rand.New(rand.NewPCG(seed, 1))
 			// Keep recording until the cutter has cut many intervals, so
