@@ -21,7 +21,11 @@
 // hdrhistogram-go's counts layout, allocated on a series' first sample)
 // and code counters. Writers update the active buffer with atomic adds
 // inside a writer-reader phaser critical section (after HdrHistogram's
-// WriterReaderPhaser), so recording is lock-free and allocation-free.
+// WriterReaderPhaser), so recording is lock-free and allocation-free; a
+// recorder of one goroutine ([Collector.NewSingleWriterRecorder], which the
+// runner uses when each worker can have its own) adds plainly inside that
+// section, the phaser's atomics ordering its writes before the collector's
+// reads.
 // [Collector.Cut] swaps every recorder's buffers, waits for the phase flips,
 // and turns the old buffers into an interval [Snapshot] of hdrhistogram-go
 // histograms, which it also adds to the running total. So nothing is lost
