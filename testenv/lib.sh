@@ -385,3 +385,41 @@ te_kill_node() {
 	rm -f "$dir/$n/pid"
 	return 0
 }
+
+# te_free_ports P LABEL WHAT NODE...: fail, naming the owner, if a port of these nodes
+# (P_ports) is taken by a process that WHAT (say "this testenv cluster") did not start.
+te_free_ports() {
+	local p=$1 label=$2 what=$3 n port
+	shift 3
+	for n in "$@"; do
+		for port in $("${p}_ports" "$n"); do
+			if te_port_open "$port"; then
+				te_log "$label$n: port 127.0.0.1:$port is already in use by another process ($(te_port_owner "$port")) that $what (GOBENCH_RUN=$TE_RUN) did not start; stop it first"
+				return 1
+			fi
+		done
+	done
+}
+
+# te_rss_total P DIR NODE...: summed RSS in MiB of the running nodes (P_alive, DIR/NODE/pid).
+te_rss_total() {
+	local p=$1 dir=$2 n t=0 r
+	shift 2
+	for n in "$@"; do
+		"${p}_alive" "$n" || continue
+		r=$(te_rss_mib "$dir/$n/pid")
+		t=$((t + ${r:-0}))
+	done
+	echo "$t"
+}
+
+# te_status_line P DIR NODE STATE: one line: name, state, pid, RSS, address, log.
+te_status_line() {
+	local p=$1 dir=$2 n=$3 st=$4
+	if [ "$st" = down ]; then
+		printf '%-13s %-6s %-7s %9s  %-16s %s\n' "$n" down - - "127.0.0.1:$("${p}_port" "$n")" -
+	else
+		printf '%-13s %-6s %-7s %5s MiB  %-16s %s\n' "$n" "$st" "$("${p}_pid" "$n")" "$(te_rss_mib "$dir/$n/pid")" \
+			"127.0.0.1:$("${p}_port" "$n")" "$dir/$n/out"
+	fi
+}

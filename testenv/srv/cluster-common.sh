@@ -192,40 +192,13 @@ cl_stop() {
 }
 
 # cl_free_ports NODE...: fail, naming the owner, if a port of these nodes is taken.
-cl_free_ports() {
-	local n p
-	for n in "$@"; do
-		for p in $(cl_ports "$n"); do
-			if te_port_open "$p"; then
-				te_log "$n: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")) that this testenv cluster (GOBENCH_RUN=$TE_RUN) did not start; stop it first"
-				return 1
-			fi
-		done
-	done
-}
+cl_free_ports() { te_free_ports cl "" "this testenv cluster" "$@"; }
 
 # cl_rss_total NODE...: summed RSS in MiB of the running nodes.
-cl_rss_total() {
-	local n t=0 r
-	for n in "$@"; do
-		cl_alive "$n" || continue
-		r=$(te_rss_mib "$CL_DIR/$n/pid")
-		t=$((t + ${r:-0}))
-	done
-	echo "$t"
-}
+cl_rss_total() { te_rss_total cl "$CL_DIR" "$@"; }
 
 # cl_status_line NODE: one line: name, state, pid, RSS, address, log.
-cl_status_line() {
-	local n=$1 st
-	st=$(cl_state "$n")
-	if [ "$st" = down ]; then
-		printf '%-13s %-6s %-7s %9s  %-16s %s\n' "$n" down - - "127.0.0.1:$(cl_port "$n")" -
-	else
-		printf '%-13s %-6s %-7s %5s MiB  %-16s %s\n' "$n" "$st" "$(cl_pid "$n")" "$(te_rss_mib "$CL_DIR/$n/pid")" \
-			"127.0.0.1:$(cl_port "$n")" "$CL_DIR/$n/out"
-	fi
-}
+cl_status_line() { te_status_line cl "$CL_DIR" "$1" "$(cl_state "$1")"; }
 
 # cl_tool_tmp: java.io.tmpdir of the one-shot helper JVMs (format, admin helpers).
 cl_tool_tmp() {

@@ -232,36 +232,17 @@ sec_wait_nodes() { te_wait_nodes sec "secure " "$@"; }
 # sec_kill NODE: SIGKILL and wait until gone (10 s).
 sec_kill() { te_kill_node sec "secure " "$SEC_DIR" "$1"; }
 
-sec_free_ports() {
-	local n p
-	for n in "$@"; do
-		for p in $(sec_ports "$n"); do
-			if te_port_open "$p"; then
-				te_log "secure $n: port 127.0.0.1:$p is already in use by another process ($(te_port_owner "$p")) that this testenv (GOBENCH_RUN=$TE_RUN) did not start; stop it first"
-				return 1
-			fi
-		done
-	done
-}
+# sec_free_ports NODE...: fail, naming the owner, if a port of these nodes is taken.
+sec_free_ports() { te_free_ports sec "secure " "this testenv" "$@"; }
 
-sec_rss_total() {
-	local n t=0 r
-	for n in "$@"; do
-		sec_alive "$n" || continue
-		r=$(te_rss_mib "$SEC_DIR/$n/pid")
-		t=$((t + ${r:-0}))
-	done
-	echo "$t"
-}
+# sec_rss_total NODE...: summed RSS in MiB of the running nodes.
+sec_rss_total() { te_rss_total sec "$SEC_DIR" "$@"; }
 
+# sec_status_line NODE: one line: name, state, pid, RSS, address, log.
 sec_status_line() {
-	local n=$1
-	if sec_alive "$n"; then
-		printf '%-13s %-6s %-7s %5s MiB  %-16s %s\n' "$n" up "$(sec_pid "$n")" "$(te_rss_mib "$SEC_DIR/$n/pid")" \
-			"127.0.0.1:$(sec_port "$n")" "$SEC_DIR/$n/out"
-	else
-		printf '%-13s %-6s %-7s %9s  %-16s %s\n' "$n" down - - "127.0.0.1:$(sec_port "$n")" -
-	fi
+	local st=down
+	sec_alive "$1" && st=up
+	te_status_line sec "$SEC_DIR" "$1" "$st"
 }
 
 # sec_tool_tmp: java.io.tmpdir of the one-shot helper JVMs.
