@@ -60,27 +60,7 @@ advertised.listeners=PLAINTEXT://127.0.0.1:$KAFKA_PORT
 inter.broker.listener.name=PLAINTEXT
 controller.listener.names=CONTROLLER
 listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
-log.dirs=$d/logs
-num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-auto.create.topics.enable=true
-num.network.threads=3
-num.io.threads=8
-# The controller fences the broker after broker.session.timeout.ms (default 9 s) without
-# a heartbeat; CPU stalls of that length were seen on the shared 2-core machine.
-broker.session.timeout.ms=60000
-# A broker SIGKILLed and started again (the fault tests) is refused
-# (DUPLICATE_BROKER_REGISTRATION) until its old session expires, up to
-# broker.session.timeout.ms; its own registration wait (default 60 s, the same)
-# must outlast that, else it gives up just before and exits.
-initial.broker.registration.timeout.ms=180000
+$(kafka_single_node_props "$d/logs" true)
 EOF
 	te_log4j2 "$d/log4j2.properties" info
 	# StorageTool lives in core (kafka.tools) up to at least 4.x; probe, fall back to the tools module.
@@ -121,4 +101,34 @@ kafka_down() {
 		te_log "kafka: not running (nothing to stop)"
 	fi
 	rm -rf "$KAFKA_DIR"
+}
+
+# kafka_single_node_props LOGDIR AUTOCREATE: the server.properties lines of a one-broker
+# testenv Kafka, plain (kafka.sh) or secured (secure-kafka.sh): replication 1, no group
+# start delay, topic auto-creation AUTOCREATE (true/false), and the session and
+# registration timeouts the fault tests need.
+kafka_single_node_props() {
+	cat <<EOF
+log.dirs=$1
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+auto.create.topics.enable=$2
+num.network.threads=3
+num.io.threads=8
+# The controller fences the broker after broker.session.timeout.ms (default 9 s) without
+# a heartbeat; CPU stalls of that length were seen on the shared 2-core machine.
+broker.session.timeout.ms=60000
+# A broker SIGKILLed and started again (the fault tests) is refused
+# (DUPLICATE_BROKER_REGISTRATION) until its old session expires, up to
+# broker.session.timeout.ms; its own registration wait (default 60 s, the same)
+# must outlast that, else it gives up just before and exits.
+initial.broker.registration.timeout.ms=180000
+EOF
 }

@@ -54,25 +54,7 @@ ssl.principal.mapping.rules=RULE:^CN=([^,]+)\$/\$1/,DEFAULT
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
 super.users=User:kafka
 allow.everyone.if.no.acl.found=false
-log.dirs=$d/data
-num.partitions=1
-default.replication.factor=1
-min.insync.replicas=1
-offsets.topic.replication.factor=1
-transaction.state.log.replication.factor=1
-transaction.state.log.min.isr=1
-share.coordinator.state.topic.replication.factor=1
-share.coordinator.state.topic.min.isr=1
-group.initial.rebalance.delay.ms=0
-auto.create.topics.enable=false
-num.network.threads=3
-num.io.threads=8
-broker.session.timeout.ms=60000
-# A broker SIGKILLed and started again (the fault tests) is refused
-# (DUPLICATE_BROKER_REGISTRATION) until its old session expires, up to
-# broker.session.timeout.ms; its own registration wait (default 60 s, the same)
-# must outlast that, else it gives up just before and exits.
-initial.broker.registration.timeout.ms=180000
+$(kafka_single_node_props "$d/data" false)
 EOF
 		for l in sasl_ssl sasl_plaintext; do
 			cat >>"$d/conf/server.properties" <<EOF
