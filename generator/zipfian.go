@@ -230,9 +230,16 @@ func checkTheta(what string, theta float64) error {
 }
 
 // pow is x^y for the draw's x > 0 (at most 1 for θ < 1, at least 1 above):
-// exp(y·ln x) costs half of math.Pow and differs from it only in the last
-// bits. Other x take math.Pow.
+// e^(y·ln x) with fastLog and fastExp (see fastpow.go), a fifth of
+// math.Pow's cost, within about 10^-14 of it. x outside the normal range
+// or a product y·ln x that could overflow or underflow takes
+// math.Exp(y·math.Log(x)), and x <= 0 math.Pow.
 func pow(x, y float64) float64 {
+	if x >= 0x1p-1022 && x <= math.MaxFloat64 {
+		if p := y * fastLog(x); p > -700 && p < 700 {
+			return fastExp(p)
+		}
+	}
 	if x > 0 {
 		return math.Exp(y * math.Log(x))
 	}
