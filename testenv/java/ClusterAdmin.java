@@ -36,10 +36,7 @@
 //                                    (load and verify start from an empty location cache)
 //   rit                              regions in transition
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -75,14 +72,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.master.RegionState;
 import org.apache.hadoop.hbase.util.Bytes;
 
-public final class ClusterAdmin {
-  /** Bad usage: exit 2 in one-shot mode. */
-  static final class UsageException extends Exception {
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
+public final class ClusterAdmin extends AdminTool {
   private static final byte[] QUALIFIER = Bytes.toBytes("v");
   private final Connection conn;
   private final Admin admin;
@@ -115,7 +105,7 @@ public final class ClusterAdmin {
     try (Connection conn = ConnectionFactory.createConnection(conf); Admin admin = conn.getAdmin()) {
       ClusterAdmin a = new ClusterAdmin(conn, admin, System.out);
       if (args[0].equals("shell")) {
-        a.shell();
+        shell(a::run, System.out);
       } else {
         a.run(args);
       }
@@ -128,34 +118,6 @@ public final class ClusterAdmin {
     }
     System.out.flush();
     System.exit(code);
-  }
-
-  /** Commands from stdin until EOF or "quit"; the protocol the Go package speaks. */
-  void shell() throws Exception {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    out.println("> ok ready");
-    out.flush();
-    for (String line; (line = in.readLine()) != null; ) {
-      line = line.trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      if (line.equals("quit")) {
-        break;
-      }
-      try {
-        run(line.split("\\s+"));
-        out.println("> ok");
-      } catch (Exception e) {
-        out.println("> err " + oneLine(e));
-      }
-      out.flush();
-    }
-  }
-
-  static String oneLine(Throwable e) {
-    String m = e.getClass().getSimpleName() + ": " + e.getMessage();
-    return m.replace('\n', ' ').replace('\r', ' ');
   }
 
   void run(String[] a) throws Exception {
@@ -269,24 +231,6 @@ public final class ClusterAdmin {
       default:
         throw new UsageException("unknown command \"" + a[0] + "\" (see the head of ClusterAdmin.java)");
     }
-  }
-
-  static void need(String[] a, int n, String usage) throws UsageException {
-    if (a.length != n) {
-      throw new UsageException("usage: " + usage);
-    }
-  }
-
-  static int count(String s) throws UsageException {
-    try {
-      int n = Integer.parseInt(s);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException("\"" + s + "\": want an integer >= 0");
   }
 
   static TableName table(String s) throws UsageException {

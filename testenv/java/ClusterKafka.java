@@ -20,10 +20,7 @@
 //                                        NOT-NODE); prints it
 //   wait-isr TOPIC N SECONDS             until every partition has a leader and N in sync
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -38,14 +35,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartitionInfo;
 
-public final class ClusterKafka {
-  /** Bad usage: exit 2 in one-shot mode. */
-  static final class UsageException extends Exception {
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
+public final class ClusterKafka extends AdminTool {
   private final Admin admin;
   private final PrintStream out;
 
@@ -68,7 +58,7 @@ public final class ClusterKafka {
     try (Admin admin = Admin.create(p)) {
       ClusterKafka k = new ClusterKafka(admin, System.out);
       if (cmd[0].equals("shell")) {
-        k.shell();
+        shell(k::run, System.out);
       } else {
         k.run(cmd);
       }
@@ -81,53 +71,6 @@ public final class ClusterKafka {
     }
     System.out.flush();
     System.exit(code);
-  }
-
-  void shell() throws Exception {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    out.println("> ok ready");
-    out.flush();
-    for (String line; (line = in.readLine()) != null; ) {
-      line = line.trim();
-      if (line.isEmpty()) {
-        continue;
-      }
-      if (line.equals("quit")) {
-        break;
-      }
-      try {
-        run(line.split("\\s+"));
-        out.println("> ok");
-      } catch (Exception e) {
-        out.println("> err " + oneLine(e));
-      }
-      out.flush();
-    }
-  }
-
-  static String oneLine(Throwable e) {
-    if (e instanceof java.util.concurrent.ExecutionException && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return (e.getClass().getSimpleName() + ": " + e.getMessage()).replace('\n', ' ').replace('\r', ' ');
-  }
-
-  static int count(String s) throws UsageException {
-    try {
-      int n = Integer.parseInt(s);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException("\"" + s + "\": want an integer >= 0");
-  }
-
-  static void need(String[] a, int n, String usage) throws UsageException {
-    if (a.length != n) {
-      throw new UsageException("usage: " + usage);
-    }
   }
 
   static String node(Node n) {

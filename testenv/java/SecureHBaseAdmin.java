@@ -23,9 +23,6 @@
 //   regions TABLE                   the number of regions
 // An AccessDeniedException is reported as "FORBIDDEN: ..." (exit 3).
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,13 +43,7 @@ import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.hadoop.hbase.security.access.UserPermission;
 import org.apache.hadoop.security.UserGroupInformation;
 
-public final class SecureHBaseAdmin {
-  static final class UsageException extends Exception {
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
+public final class SecureHBaseAdmin extends AdminTool {
   private final Connection conn;
 
   private SecureHBaseAdmin(Connection conn) {
@@ -75,17 +66,7 @@ public final class SecureHBaseAdmin {
     try (Connection conn = ConnectionFactory.createConnection(conf)) {
       SecureHBaseAdmin a = new SecureHBaseAdmin(conn);
       if (args[0].equals("-")) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line; (line = r.readLine()) != null; ) {
-          line = line.trim();
-          if (line.isEmpty() || line.startsWith("#")) {
-            continue;
-          }
-          rc = a.runOne(line.split("\\s+"));
-          if (rc != 0) {
-            break;
-          }
-        }
+        rc = commandLines(a::runOne);
       } else {
         rc = a.runOne(args);
       }
@@ -125,12 +106,6 @@ public final class SecureHBaseAdmin {
     return i < 0 ? s : s.substring(0, i);
   }
 
-  private static void need(String[] c, int n, String usage) throws UsageException {
-    if (c.length < n) {
-      throw new UsageException("usage: " + usage);
-    }
-  }
-
   static Permission.Action[] actions(String perms) throws UsageException {
     List<Permission.Action> out = new ArrayList<>();
     for (char ch : perms.toCharArray()) {
@@ -163,7 +138,7 @@ public final class SecureHBaseAdmin {
         System.out.println(User.getCurrent().getShortName());
         return;
       case "wait-ready": {
-        need(c, 2, "wait-ready SECONDS");
+        needAtLeast(c, 2, "wait-ready SECONDS");
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(Integer.parseInt(c[1]));
         Throwable last = null;
         while (System.nanoTime() < end) {
@@ -181,7 +156,7 @@ public final class SecureHBaseAdmin {
         throw new Exception("not ready within " + c[1] + " s" + (last == null ? "" : ": " + last));
       }
       case "create-namespace": {
-        need(c, 2, "create-namespace NS");
+        needAtLeast(c, 2, "create-namespace NS");
         try (Admin admin = conn.getAdmin()) {
           admin.createNamespace(NamespaceDescriptor.create(c[1]).build());
           System.out.println("created namespace " + c[1]);
@@ -191,7 +166,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "grant": {
-        need(c, 4, "grant USER PERMS @NS|TABLE");
+        needAtLeast(c, 4, "grant USER PERMS @NS|TABLE");
         Permission.Action[] acts = actions(c[2]);
         if (c[3].startsWith("@")) {
           AccessControlClient.grant(conn, c[3].substring(1), c[1], acts);
@@ -202,7 +177,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "revoke": {
-        need(c, 3, "revoke USER @NS|TABLE");
+        needAtLeast(c, 3, "revoke USER @NS|TABLE");
         Permission.Action[] all = actions("RWXCA");
         if (c[2].startsWith("@")) {
           AccessControlClient.revoke(conn, c[2].substring(1), c[1], all);
@@ -213,7 +188,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "perms": {
-        need(c, 2, "perms @NS|TABLE");
+        needAtLeast(c, 2, "perms @NS|TABLE");
         List<UserPermission> ps = AccessControlClient.getUserPermissions(conn, c[1]);
         for (UserPermission p : ps) {
           StringBuilder b = new StringBuilder();
@@ -225,7 +200,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "create": {
-        need(c, 4, "create TABLE FAMILY NSPLITS [--drop]");
+        needAtLeast(c, 4, "create TABLE FAMILY NSPLITS [--drop]");
         TableName t = TableName.valueOf(c[1]);
         int n = Integer.parseInt(c[3]);
         try (Admin admin = conn.getAdmin()) {
@@ -251,7 +226,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "drop": {
-        need(c, 2, "drop TABLE");
+        needAtLeast(c, 2, "drop TABLE");
         TableName t = TableName.valueOf(c[1]);
         try (Admin admin = conn.getAdmin()) {
           if (!admin.tableExists(t)) {
@@ -267,7 +242,7 @@ public final class SecureHBaseAdmin {
         return;
       }
       case "regions": {
-        need(c, 2, "regions TABLE");
+        needAtLeast(c, 2, "regions TABLE");
         try (Admin admin = conn.getAdmin()) {
           System.out.println(admin.getRegions(TableName.valueOf(c[1])).size());
         }

@@ -21,9 +21,7 @@
 //   check PROPS SECONDS                 until a client with PROPS lists the cluster's nodes
 //                                       (proves its authentication works); prints its user
 
-import java.io.BufferedReader;
 import java.io.FileInputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,13 +49,7 @@ import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourcePatternFilter;
 import org.apache.kafka.common.resource.ResourceType;
 
-public final class SecureKafkaAdmin {
-  static final class UsageException extends Exception {
-    UsageException(String m) {
-      super(m);
-    }
-  }
-
+public final class SecureKafkaAdmin extends AdminTool {
   private final Admin admin;
 
   private SecureKafkaAdmin(Admin admin) {
@@ -83,17 +75,7 @@ public final class SecureKafkaAdmin {
     try (Admin admin = Admin.create(load(args[0]))) {
       SecureKafkaAdmin a = new SecureKafkaAdmin(admin);
       if (args[1].equals("-")) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        for (String line; (line = r.readLine()) != null; ) {
-          line = line.trim();
-          if (line.isEmpty() || line.startsWith("#")) {
-            continue;
-          }
-          rc = a.runOne(line.split("\\s+"));
-          if (rc != 0) {
-            break;
-          }
-        }
+        rc = commandLines(a::runOne);
       } else {
         String[] cmd = new String[args.length - 1];
         System.arraycopy(args, 1, cmd, 0, cmd.length);
@@ -119,16 +101,10 @@ public final class SecureKafkaAdmin {
     }
   }
 
-  private static void need(String[] c, int n, String usage) throws UsageException {
-    if (c.length < n) {
-      throw new UsageException("usage: " + usage);
-    }
-  }
-
   private void run(String[] c) throws Exception {
     switch (c[0]) {
       case "scram-user": {
-        need(c, 4, "scram-user USER PASSWORD_FILE MECHANISM...");
+        needAtLeast(c, 4, "scram-user USER PASSWORD_FILE MECHANISM...");
         String pw = Files.readString(Path.of(c[2]), StandardCharsets.UTF_8).trim();
         List<UserScramCredentialAlteration> alts = new ArrayList<>();
         for (int i = 3; i < c.length; i++) {
@@ -146,7 +122,7 @@ public final class SecureKafkaAdmin {
         return;
       }
       case "allow": {
-        need(c, 6, "allow PRINCIPAL TYPE NAME literal|prefixed OPERATION...");
+        needAtLeast(c, 6, "allow PRINCIPAL TYPE NAME literal|prefixed OPERATION...");
         ResourcePattern rp = new ResourcePattern(type(c[2]), c[3], pattern(c[4]));
         List<AclBinding> acls = new ArrayList<>();
         for (int i = 5; i < c.length; i++) {
@@ -162,7 +138,7 @@ public final class SecureKafkaAdmin {
         return;
       }
       case "deny-all": {
-        need(c, 5, "deny-all PRINCIPAL TYPE NAME literal|prefixed");
+        needAtLeast(c, 5, "deny-all PRINCIPAL TYPE NAME literal|prefixed");
         AclBindingFilter f = new AclBindingFilter(
             new ResourcePatternFilter(type(c[2]), c[3], pattern(c[4])),
             new AccessControlEntryFilter(c[1], null, AclOperation.ANY, AclPermissionType.ANY));
@@ -179,20 +155,20 @@ public final class SecureKafkaAdmin {
         return;
       }
       case "create": {
-        need(c, 3, "create TOPIC PARTITIONS");
+        needAtLeast(c, 3, "create TOPIC PARTITIONS");
         admin.createTopics(List.of(new NewTopic(c[1], Integer.parseInt(c[2]), (short) 1)))
             .all().get(60, TimeUnit.SECONDS);
         System.out.println("created topic " + c[1] + " with " + c[2] + " partitions");
         return;
       }
       case "delete": {
-        need(c, 2, "delete TOPIC");
+        needAtLeast(c, 2, "delete TOPIC");
         admin.deleteTopics(List.of(c[1])).all().get(60, TimeUnit.SECONDS);
         System.out.println("deleted topic " + c[1]);
         return;
       }
       case "check": {
-        need(c, 3, "check PROPS SECONDS");
+        needAtLeast(c, 3, "check PROPS SECONDS");
         check(c[1], Integer.parseInt(c[2]));
         return;
       }

@@ -63,7 +63,7 @@ cl_hbase_define() {
 cl_hbase_admin() {
 	te_check_java
 	te_classpath hbase-server hbase.version "$TE_HBASE_VERSIONS"
-	te_javac cluster-admin "$TE_CP" "$TE_DIR/java/ClusterAdmin.java" "$TE_DIR/java/CreateTable.java"
+	te_javac cluster-admin "$TE_CP" "$TE_DIR/java/AdminTool.java" "$TE_DIR/java/ClusterAdmin.java" "$TE_DIR/java/CreateTable.java"
 	local conf=$TE_CACHE/conf/cluster-hbase-client
 	cl_hbase_client_conf "$conf"
 	"$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" "${TE_TMP_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC \

@@ -51,7 +51,7 @@ EOF
 cl_kafka_tool() {
 	te_check_java
 	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
-	te_javac cluster-kafka "$TE_CP" "$TE_DIR/java/ClusterKafka.java"
+	te_javac cluster-kafka "$TE_CP" "$TE_DIR/java/AdminTool.java" "$TE_DIR/java/ClusterKafka.java"
 	local conf=$TE_CACHE/conf/cluster-kafka-client
 	mkdir -p "$conf"
 	te_log4j2 "$conf/log4j2.properties" error

@@ -99,7 +99,7 @@ sec_hbase_admin() {
 	[ "$who" = ticket ] && login=()
 	te_check_java
 	te_classpath hbase-server hbase.version "$TE_HBASE_VERSIONS"
-	te_javac secure-hbase-admin "$TE_CP" "$TE_DIR/java/SecureHBaseAdmin.java" "$TE_DIR/java/CreateTable.java"
+	te_javac secure-hbase-admin "$TE_CP" "$TE_DIR/java/AdminTool.java" "$TE_DIR/java/SecureHBaseAdmin.java" "$TE_DIR/java/CreateTable.java"
 	sec_java_krb
 	mkdir -p "$SEC_DIR/tools"
 	te_log4j2 "$SEC_DIR/tools/log4j2.properties" error

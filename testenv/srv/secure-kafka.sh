@@ -129,7 +129,7 @@ sec_kafka_admin() {
 	fi
 	te_check_java
 	te_classpath kafka kafka.version "$TE_KAFKA_VERSIONS"
-	te_javac secure-kafka-admin "$TE_CP" "$TE_DIR/java/SecureKafkaAdmin.java"
+	te_javac secure-kafka-admin "$TE_CP" "$TE_DIR/java/AdminTool.java" "$TE_DIR/java/SecureKafkaAdmin.java"
 	sec_java_krb
 	mkdir -p "$SEC_DIR/tools"
 	te_log4j2 "$SEC_DIR/tools/log4j2.properties" error
