@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -291,6 +292,14 @@ func (c *rpcConn) send(id uint32, method string, toMs uint32, param, cells []byt
 		return
 	}
 	c.writing = true
+	// Let the goroutines that are ready to run (callers woken by the same
+	// read of responses, typically) queue their frames first: one write
+	// then carries them all. Without this, on one CPU every call made its
+	// own write system call, since nobody else runs while the writer is in
+	// it.
+	c.qmu.Unlock()
+	runtime.Gosched()
+	c.qmu.Lock()
 	for len(c.queue) > 0 {
 		buf := c.queue
 		c.queue = c.spare[:0]
