@@ -24,6 +24,7 @@ type rpcConn struct {
 	addr    string
 	service string
 	nc      net.Conn
+	raw     *rawIO       // nc's socket read and written directly (nil: through nc)
 	codec   bool         // the header named KeyValueCodec: cell blocks both ways
 	noCodec *atomic.Bool // set when the server refuses the codec (may be nil)
 
@@ -110,7 +111,7 @@ func dialConn(ctx context.Context, o *Options, addr, service string, codec bool,
 		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)
 	}
 	_ = nc.SetWriteDeadline(time.Time{})
-	c := &rpcConn{addr: addr, service: service, nc: nc, codec: codec, noCodec: noCodec, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
+	c := &rpcConn{addr: addr, service: service, nc: nc, raw: newRawIO(nc), codec: codec, noCodec: noCodec, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
 	go c.readLoop()
 	return c, nil
 }
@@ -162,7 +163,11 @@ func (c *rpcConn) fail(err error) {
 }
 
 func (c *rpcConn) readLoop() {
-	r := bufio.NewReaderSize(c.nc, 64<<10)
+	var src io.Reader = c.nc
+	if c.raw != nil {
+		src = c.raw
+	}
+	r := bufio.NewReaderSize(src, 64<<10)
 	var lenBuf [4]byte
 	for {
 		if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
@@ -313,7 +318,12 @@ func (c *rpcConn) send(id uint32, method string, toMs uint32, param, cells []byt
 				c.deadlineSet = now
 			}
 		}
-		_, err := c.nc.Write(buf)
+		var err error
+		if c.raw != nil {
+			err = c.raw.write(buf)
+		} else {
+			_, err = c.nc.Write(buf)
+		}
 		c.qmu.Lock()
 		c.spare = buf[:0]
 		if err != nil {

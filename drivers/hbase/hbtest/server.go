@@ -76,6 +76,58 @@ func Dialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Co
 	return dial, list
 }
 
+// TCPDialer is [Dialer] over real loopback TCP connections instead of
+// in-memory pipes: the client then reads and writes a kernel socket (as it
+// does against HBase), with the fake's handler on the other end.
+func TCPDialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Conn, error), func() []*Server) {
+	var mu sync.Mutex
+	var servers []*Server
+	dial := func(ctx context.Context, addr string) (net.Conn, error) {
+		cli, srv, err := tcpPair(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s := &Server{t: t, nc: srv, handle: handle}
+		go s.serve()
+		mu.Lock()
+		servers = append(servers, s)
+		mu.Unlock()
+		return cli, nil
+	}
+	list := func() []*Server {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]*Server(nil), servers...)
+	}
+	return dial, list
+}
+
+// tcpPair returns both ends of a new loopback TCP connection.
+func tcpPair(ctx context.Context) (cli, srv net.Conn, err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			c = nil
+		}
+		accepted <- c
+	}()
+	var d net.Dialer
+	if cli, err = d.DialContext(ctx, "tcp", ln.Addr().String()); err != nil {
+		return nil, nil, err
+	}
+	if srv = <-accepted; srv == nil {
+		cli.Close()
+		return nil, nil, io.ErrUnexpectedEOF
+	}
+	return cli, srv, nil
+}
+
 // newServer starts a Server on one end of a pipe and returns it with the
 // client's end.
 func newServer(t testing.TB, handle Handler, refuseCodec bool) (*Server, net.Conn) {
