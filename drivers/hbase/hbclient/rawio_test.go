@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -170,5 +171,32 @@ func TestClientOverTCP(t *testing.T) {
 		}
 	}); a > 0 {
 		t.Errorf("Get over TCP allocates %.2f times per call, want 0", a)
+	}
+}
+
+// TestRawIOReset: a peer that resets the connection (a killed server) ends
+// a blocked read with the reset, not io.EOF, and later writes fail.
+func TestRawIOReset(t *testing.T) {
+	cli, srv := tcpPair(t)
+	r := newRawIO(cli)
+	done := make(chan error, 1)
+	go func() { _, err := r.Read(make([]byte, 100)); done <- err }()
+	time.Sleep(50 * time.Millisecond)
+	_ = srv.(*net.TCPConn).SetLinger(0) // close with RST
+	srv.Close()
+	select {
+	case err := <-done:
+		if !errors.Is(err, syscall.ECONNRESET) {
+			t.Errorf("read after the peer's reset: %v, want ECONNRESET", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("read did not end at the peer's reset")
+	}
+	var err error
+	for i := 0; i < 10 && err == nil; i++ { // the first write after a reset may still be accepted
+		err = r.write([]byte("x"))
+	}
+	if err == nil {
+		t.Error("writes to a reset connection keep succeeding")
 	}
 }
