@@ -18,8 +18,15 @@
 //     the header. Credentials: a keytab login or kinit's ticket cache; a
 //     failed login or a server's SASL refusal is an [AuthError], never
 //     retried. ZooKeeper needs no SASL: the znodes a client reads
-//     (meta-region-server, master) are world-readable on secured clusters. Callers queue whole frames and one of them at a time
-//     writes the queue, so concurrent calls share system calls; one reader
+//     (meta-region-server, master) are world-readable on secured clusters.
+//     Callers queue whole frames and one of them at a time writes the
+//     queue, after yielding once (runtime.Gosched) so that the callers
+//     woken by the same read queue theirs first: concurrent calls share
+//     write system calls even on one CPU. Plain TCP sockets are read and
+//     written with raw read/write calls through syscall.RawConn (rawio.go:
+//     the socket is non-blocking, waits go through the poller as with
+//     net.Conn), which keeps the runtime's sysmon thread from waking at
+//     every idle-to-busy turn of the process; one reader
 //     goroutine matches responses to waiting calls by call id, so many calls
 //     are in flight per connection and answers may come in any order. A
 //     call waits for its response, its context, or the RPC timeout (the
