@@ -102,7 +102,7 @@ func TestIperf3ClientAgainstNetServer(t *testing.T) {
 		}
 		if err := json.Unmarshal(out, &doc); err != nil || doc.Error != "" || len(doc.End.Streams) != 2 ||
 			doc.End.SumReceived.Bytes <= 0 || doc.End.SumReceived.Bytes > doc.End.SumSent.Bytes {
-			t.Fatalf("reverse=%v: iperf3's JSON: %v %+v\n%s", rev, err, doc, out)
+			t.Fatalf("reverse=%v: iperf3's JSON: %v %+v\n%s\nserver:\n%s\n%s", rev, err, doc, out, sout, serr)
 		}
 		// iperf3's receiver bytes (reverse: its sender's) are gobench's.
 		re := regexp.MustCompile(`(?m)^\[SUM\]   0\.00-1\.\d\d   sec .* (sender|receiver)$`)
