@@ -70,6 +70,23 @@ func (t *test) end(err error) {
 	}
 }
 
+// closeWrites ends the sending side of every stream (a FIN after what is
+// buffered), as iperf3 -s closes its streams on the client's TEST_END in a
+// reversed test: the client, still reading its streams, then sees the end of
+// the last block it was sent, even a partial one, instead of waiting for the
+// rest of it while the server waits on the control connection for its
+// results. The sockets stay open for the streams' TCP_INFO.
+func (t *test) closeWrites() {
+	t.mu.Lock()
+	socks := append([]net.Conn(nil), t.socks...)
+	t.mu.Unlock()
+	for _, s := range socks {
+		if cw, ok := s.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		}
+	}
+}
+
 // drainIdle is how long a receiving stream waits for more bytes after the
 // sender has ended the test: what was sent before TEST_END and is still in
 // flight or in the socket's buffer is counted.
@@ -153,6 +170,7 @@ func (t *test) readControl(normal int8) {
 				t.peerEnd.Store(true)
 				if t.spec.Reverse {
 					t.end(nil)
+					t.closeWrites()
 				} else {
 					t.drain()
 				}
