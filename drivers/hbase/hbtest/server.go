@@ -59,36 +59,37 @@ func (s *Server) CellBlock() []byte { return s.cells }
 // every dial, whatever the address, to a new Server running handle, and a
 // function listing the servers dialled so far.
 func Dialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Conn, error), func() []*Server) {
-	var mu sync.Mutex
-	var servers []*Server
-	dial := func(ctx context.Context, addr string) (net.Conn, error) {
+	return dialer(func(context.Context) (*Server, net.Conn, error) {
 		s, cli := newServer(t, handle, false)
-		mu.Lock()
-		servers = append(servers, s)
-		mu.Unlock()
-		return cli, nil
-	}
-	list := func() []*Server {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]*Server(nil), servers...)
-	}
-	return dial, list
+		return s, cli, nil
+	})
 }
 
 // TCPDialer is [Dialer] over real loopback TCP connections instead of
 // in-memory pipes: the client then reads and writes a kernel socket (as it
 // does against HBase), with the fake's handler on the other end.
 func TCPDialer(t testing.TB, handle Handler) (func(context.Context, string) (net.Conn, error), func() []*Server) {
-	var mu sync.Mutex
-	var servers []*Server
-	dial := func(ctx context.Context, addr string) (net.Conn, error) {
+	return dialer(func(ctx context.Context) (*Server, net.Conn, error) {
 		cli, srv, err := tcpPair(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s := &Server{t: t, nc: srv, handle: handle}
 		go s.serve()
+		return s, cli, nil
+	})
+}
+
+// dialer is Dialer and TCPDialer's bookkeeping around connect, which starts
+// a Server and returns the client's end.
+func dialer(connect func(context.Context) (*Server, net.Conn, error)) (func(context.Context, string) (net.Conn, error), func() []*Server) {
+	var mu sync.Mutex
+	var servers []*Server
+	dial := func(ctx context.Context, _ string) (net.Conn, error) {
+		s, cli, err := connect(ctx)
+		if err != nil {
+			return nil, err
+		}
 		mu.Lock()
 		servers = append(servers, s)
 		mu.Unlock()
