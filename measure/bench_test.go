@@ -15,23 +15,26 @@ func BenchmarkRecord(b *testing.B) {
 	}
 }
 
-func BenchmarkRecordOpSingleWriter(b *testing.B) {
-	c := NewCollector(testLayout, Options{Start: t0})
-	r := c.NewSingleWriterRecorder()
-	r.Record(0, time.Millisecond)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
-	}
-}
-
+// BenchmarkRecordOp: one operation's sample, code and completion, in a
+// recorder shared by workers and in a single-writer one.
 func BenchmarkRecordOp(b *testing.B) {
-	c := NewCollector(testLayout, Options{Start: t0})
-	r := c.NewRecorder()
-	r.Record(0, time.Millisecond)
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+	for _, single := range []bool{false, true} {
+		name := "shared"
+		if single {
+			name = "single-writer"
+		}
+		b.Run(name, func(b *testing.B) {
+			c := NewCollector(testLayout, Options{Start: t0})
+			r := c.NewRecorder()
+			if single {
+				r = c.NewSingleWriterRecorder()
+			}
+			r.Record(0, time.Millisecond)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+			}
+		})
 	}
 }
 
