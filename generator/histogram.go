@@ -123,10 +123,13 @@ func ParseHistogram(rd io.Reader, name string) (*Histogram, error) {
 // Next returns a multiple of the block size: between block and
 // (len-1)·block when there are at least two buckets, always 0 with one.
 func (h *Histogram) Next(r *rand.Rand) int64 {
-	v := h.pick(r.Int64N(h.area))
+	v := h.Draw(r)
 	h.last.Store(v)
 	return v
 }
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (h *Histogram) Draw(r *rand.Rand) int64 { return h.pick(r.Int64N(h.area)) }
 
 // pick is Java's walk for a number drawn from [0, area).
 func (h *Histogram) pick(number int64) int64 {

@@ -52,16 +52,18 @@ func NewHotspot(lb, ub int64, hotsetFraction, hotOpnFraction float64) (h *Hotspo
 
 // Next returns a value in [lb, ub].
 func (h *Hotspot) Next(r *rand.Rand) int64 {
-	var v int64
-	hotDraw := r.Float64() < h.hotOpn
-	switch {
-	case (hotDraw && h.hot > 0) || h.cold == 0:
-		v = h.lb + randLong(r)%h.hot
-	default:
-		v = h.lb + h.hot + randLong(r)%h.cold
-	}
+	v := h.Draw(r)
 	h.last.Store(v)
 	return v
+}
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (h *Hotspot) Draw(r *rand.Rand) int64 {
+	hotDraw := r.Float64() < h.hotOpn
+	if (hotDraw && h.hot > 0) || h.cold == 0 {
+		return h.lb + randLong(r)%h.hot
+	}
+	return h.lb + h.hot + randLong(r)%h.cold
 }
 
 // Last returns the value most recently returned by Next (by any goroutine),
@@ -127,10 +129,13 @@ func (e *Exponential) NextFloat(r *rand.Rand) float64 {
 // Next returns NextFloat truncated toward zero, saturating at
 // math.MaxInt64 as a Java (long) cast does.
 func (e *Exponential) Next(r *rand.Rand) int64 {
-	v := javaLong(e.NextFloat(r))
+	v := e.Draw(r)
 	e.last.Store(v)
 	return v
 }
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (e *Exponential) Draw(r *rand.Rand) int64 { return javaLong(e.NextFloat(r)) }
 
 // Last returns the value most recently returned by Next (by any goroutine),
 // or 0 before the first.

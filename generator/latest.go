@@ -53,10 +53,15 @@ func NewScrambledZipfian(min, max int64) (*ScrambledZipfian, error) {
 
 // Next returns a value in [min, max].
 func (s *ScrambledZipfian) Next(r *rand.Rand) int64 {
-	z, _ := s.zipf.draw(r, s.zipf.items)
-	v := s.min + FNV64(z)%s.n
+	v := s.Draw(r)
 	s.last.Store(v)
 	return v
+}
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (s *ScrambledZipfian) Draw(r *rand.Rand) int64 {
+	z, _ := s.zipf.draw(r, s.zipf.items)
+	return s.min + FNV64(z)%s.n
 }
 
 // NewScrambledZipfianTheta returns a ScrambledZipfian over [min, max] with
@@ -115,11 +120,16 @@ func NewSkewedLatest(basis LastValuer) *SkewedLatest {
 
 // Next returns basis.Last() minus a Zipfian offset.
 func (s *SkewedLatest) Next(r *rand.Rand) int64 {
-	m := s.basis.Last()
-	z, _ := s.zipf.draw(r, m)
-	v := m - z
+	v := s.Draw(r)
 	s.last.Store(v)
 	return v
+}
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (s *SkewedLatest) Draw(r *rand.Rand) int64 {
+	m := s.basis.Last()
+	z, _ := s.zipf.draw(r, m)
+	return m - z
 }
 
 // Last returns the value most recently returned by Next (by any goroutine),

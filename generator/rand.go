@@ -14,6 +14,19 @@ type Generator interface {
 	Last() int64
 }
 
+// Drawer is implemented by every generator whose draws can leave its last
+// value alone: Draw returns what Next would (the same value from the same r)
+// without recording it for Last. It is for callers that never read Last,
+// such as CoreWorkload's key, field-length and scan-length choices (Java's
+// CoreWorkload never reads those generators' last values either): Next's
+// record of the last value is an atomic store, a locked instruction, to a
+// word every worker writes, so at two threads and more each draw moves
+// that cache line between cores. Draw writes nothing shared (Sequential's
+// counter excepted: it is the generator's state).
+type Drawer interface {
+	Draw(r *rand.Rand) int64
+}
+
 // LastValuer is anything with a last value, such as the insert counter a
 // [SkewedLatest] follows.
 type LastValuer interface {

@@ -27,10 +27,13 @@ func NewUniform(lb, ub int64) (*Uniform, error) {
 
 // Next returns a value in [lb, ub].
 func (u *Uniform) Next(r *rand.Rand) int64 {
-	v := u.lb + randLong(r)%u.n
+	v := u.Draw(r)
 	u.last.Store(v)
 	return v
 }
+
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (u *Uniform) Draw(r *rand.Rand) int64 { return u.lb + randLong(r)%u.n }
 
 // Last returns the value most recently returned by Next (by any goroutine),
 // or 0 before the first.
@@ -48,6 +51,9 @@ func NewConstant(v int64) *Constant { return &Constant{v: v} }
 
 // Next returns the constant; r is unused.
 func (c *Constant) Next(_ *rand.Rand) int64 { return c.v }
+
+// Draw is Next (see [Drawer]).
+func (c *Constant) Draw(_ *rand.Rand) int64 { return c.v }
 
 // Last returns the constant.
 func (c *Constant) Last() int64 { return c.v }
@@ -76,6 +82,10 @@ func NewSequential(start, end int64) (*Sequential, error) {
 func (s *Sequential) Next(_ *rand.Rand) int64 {
 	return s.start + (s.c.Add(1)-1)%s.n
 }
+
+// Draw is Next: the shared counter is the generator's state, and Last is
+// read from it (see [Drawer]).
+func (s *Sequential) Draw(r *rand.Rand) int64 { return s.Next(r) }
 
 // Last returns the value most recently handed out, or start-1 before the
 // first Next. (Java returns counter+1, which is no value the generator ever

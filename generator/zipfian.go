@@ -122,6 +122,12 @@ func (z *Zipfian) Next(r *rand.Rand) int64 {
 	return z.NextN(r, z.items)
 }
 
+// Draw is Next without recording the value for Last (see [Drawer]).
+func (z *Zipfian) Draw(r *rand.Rand) int64 {
+	v, _ := z.draw(r, z.items)
+	return v
+}
+
 // NextN draws as if the generator had itemcount items, returning a value in
 // [min, min+itemcount-1] for itemcount ≥ 2 (Java nextLong(itemcount); the two
 // head items min and min+1 are returned whatever the count). When itemcount exceeds

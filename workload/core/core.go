@@ -10,10 +10,10 @@ import (
 	"github.com/gobench/gobench/generator"
 )
 
-// keyChooser picks key numbers for reads, updates, scans and deletes.
-type keyChooser interface {
-	Next(r *rand.Rand) int64
-}
+// keyChooser picks key numbers for reads, updates, scans and deletes. Like
+// the field- and scan-length choices, it draws without recording its last
+// value (nothing reads it, as in Java): see [generator.Drawer].
+type keyChooser = generator.Drawer
 
 // core holds YCSB CoreWorkload's shared state: the generators built once from
 // a Spec. Generators that several workers advance (the insert sequences,
@@ -25,8 +25,8 @@ type core struct {
 	ops         *generator.Discrete[Op] // op choice
 	keys        keyChooser              // nil for exponential
 	exponential *generator.Exponential
-	fieldLen    interface{ Next(*rand.Rand) int64 }
-	scanLen     interface{ Next(*rand.Rand) int64 }
+	fieldLen    generator.Drawer
+	scanLen     generator.Drawer
 
 	loadSeq *generator.Counter             // load-phase key numbers
 	runSeq  *generator.AcknowledgedCounter // run-phase inserts (counter positions)
@@ -180,14 +180,14 @@ func (l lastKey) Last() int64 { return l.c.lastAcked() }
 func (c *core) nextKeynum(r *rand.Rand) int64 {
 	if c.exponential != nil {
 		for {
-			k := c.lastAcked() - c.exponential.Next(r)
+			k := c.lastAcked() - c.exponential.Draw(r)
 			if k >= 0 {
 				return k
 			}
 		}
 	}
 	for {
-		k := c.keys.Next(r)
+		k := c.keys.Draw(r)
 		if k <= c.lastAcked() {
 			return k
 		}

@@ -78,7 +78,7 @@ func (w *worker) fillValues(all bool) {
 }
 
 func (w *worker) fillField(i int) {
-	n := int(w.c.fieldLen.Next(w.rnd))
+	n := int(w.c.fieldLen.Draw(w.rnd))
 	b := w.vals.Buffer(i)
 	if w.c.spec.DataIntegrity {
 		b = appendIntegrityValue(b, w.key, w.c.schema.Fields[i], n)
@@ -211,7 +211,7 @@ func (w *worker) doRunInsert(ctx context.Context) {
 
 func (w *worker) doScan(ctx context.Context) {
 	w.buildKey(w.c.nextKeynum(w.rnd))
-	n := int(w.c.scanLen.Next(w.rnd))
+	n := int(w.c.scanLen.Draw(w.rnd))
 	fields := w.scanFields()
 	w.rows = 0
 	start := w.now()

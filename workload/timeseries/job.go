@@ -37,8 +37,8 @@ type job struct {
 	validOrder        []int // tag indexes in the order of their keys (Java's TreeMap)
 
 	ops      *generator.Discrete[int]
-	keys     interface{ Next(*rand.Rand) int64 }
-	scanLen  interface{ Next(*rand.Rand) int64 }
+	keys     generator.Drawer // draws leave Last alone: nothing reads it
+	scanLen  generator.Drawer
 	warnings []string
 }
 

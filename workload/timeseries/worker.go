@@ -235,7 +235,7 @@ func javaHashBytes(h int32, b []byte) int32 {
 // predicates do not reach gobench's drivers) and, with dataintegrity,
 // verifies it as Java's verifyRow does.
 func (w *worker) doRead(ctx context.Context) {
-	w.key = append(w.key[:0], w.j.sr.keys[w.j.keys.Next(w.rnd)]...)
+	w.key = append(w.key[:0], w.j.sr.keys[w.j.keys.Draw(w.rnd)]...)
 	start := w.m.Now()
 	err := w.conn.Read(ctx, w.j.spec.Table, w.key, nil, w.out)
 	if st := w.m.Measure(opRead, start, err); w.j.spec.DataIntegrity && st == drivers.OK {
@@ -273,7 +273,7 @@ func (w *worker) verify() {
 // with requestdistribution) for 1 to maxscanlength records.
 func (w *worker) doScan(ctx context.Context) {
 	w.key = append(w.key[:0], w.j.sr.keys[w.rnd.IntN(len(w.j.sr.keys))]...)
-	n := int(w.j.scanLen.Next(w.rnd))
+	n := int(w.j.scanLen.Draw(w.rnd))
 	start := w.m.Now()
 	w.m.Measure(opScan, start, w.conn.Scan(ctx, w.j.spec.Table, w.key, n, nil, w.scanFn))
 }
