@@ -3,7 +3,10 @@
 // once at set-up, the YCSB return codes ([Status]) and how errors map onto them
 // ([Classify]), the [Record] and [FieldSet] types that carry values without
 // per-operation allocation, and a registry that the CLI uses to find drivers by
-// name.
+// name. Two helpers are embedded by drivers: [NoRecords] (the record
+// operations as NOT_IMPLEMENTED, for file, stream and query drivers) and
+// [LocalDir] (a local directory tree's names, Size, Truncate and RemoveAll,
+// for localfs and diskfile).
 //
 // It may import only the standard library and gobench/props. Concrete drivers
 // live in sub-packages (drivers/pebble, drivers/memory, drivers/basic,

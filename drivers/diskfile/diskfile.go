@@ -2,12 +2,9 @@ package diskfile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -134,30 +131,29 @@ func (*DB) Caps() drivers.Caps { return drivers.CapFiles }
 // DB is a local directory tree written and read with dd's flags. It is
 // safe for concurrent use; its Conns are not shared.
 type DB struct {
-	root  string
+	dir   drivers.LocalDir
 	modes Modes
 }
 
 // New serves the directory root (made absolute) with modes m.
-func New(root string, m Modes) *DB {
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	return &DB{root: root, modes: m}
-}
+func New(root string, m Modes) *DB { return &DB{dir: drivers.NewLocalDir(root), modes: m} }
 
 // Modes returns the flags the DB writes and reads with.
 func (db *DB) Modes() Modes { return db.modes }
 
 // Open returns a connection; it does no I/O.
-func (db *DB) Open(context.Context) (drivers.Conn, error) { return &Conn{db: db}, nil }
+func (db *DB) Open(context.Context) (drivers.Conn, error) {
+	return &Conn{LocalDir: db.dir, db: db}, nil
+}
 
 // Close does nothing.
 func (db *DB) Close() error { return nil }
 
-// Conn is one worker's handle; it implements [drivers.FileSystem].
+// Conn is one worker's handle; it implements [drivers.FileSystem] (Size,
+// Truncate and RemoveAll are its [drivers.LocalDir]'s).
 type Conn struct {
 	drivers.NoRecords // no record operations (NOT_IMPLEMENTED)
+	drivers.LocalDir  // names, Size, Truncate, RemoveAll
 	db                *DB
 }
 
@@ -165,17 +161,6 @@ var (
 	_ drivers.Conn       = (*Conn)(nil)
 	_ drivers.FileSystem = (*Conn)(nil)
 )
-
-func (c *Conn) local(name string) string {
-	return filepath.Join(c.db.root, filepath.FromSlash(path.Clean("/"+name)))
-}
-
-func wrap(op, name string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s %s: %w: %w", op, name, drivers.ErrNotFound, err)
-	}
-	return fmt.Errorf("%s %s: %w", op, name, err)
-}
 
 // Create implements [drivers.FileSystem]: the file is opened with the
 // oflag flags; bufferSize is the block size, which O_DIRECT needs to be a
@@ -186,8 +171,8 @@ func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.Writ
 
 // Append implements [drivers.FileSystem].
 func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
-	if _, err := os.Stat(c.local(name)); err != nil {
-		return nil, wrap("append", name, err)
+	if _, err := os.Stat(c.Path(name)); err != nil {
+		return nil, drivers.LocalError("append", name, err)
 	}
 	return c.openWrite(ctx, "append", name, os.O_APPEND|os.O_WRONLY, bufferSize)
 }
@@ -197,16 +182,16 @@ func (c *Conn) openWrite(ctx context.Context, op, name string, flag, bs int) (io
 		return nil, fmt.Errorf("%s %s: %w", op, name, err)
 	}
 	m := c.db.modes
-	p := c.local(name)
+	p := c.Path(name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return nil, wrap(op, name, err)
+		return nil, drivers.LocalError(op, name, err)
 	}
 	f, err := os.OpenFile(p, flag|outFlags(m), 0o644)
 	if err != nil {
 		if m.Direct && isInvalid(err) {
 			return nil, fmt.Errorf("%s %s: the file system refuses O_DIRECT (oflag=direct): %w; use conv=fdatasync instead", op, name, err)
 		}
-		return nil, wrap(op, name, err)
+		return nil, drivers.LocalError(op, name, err)
 	}
 	al := alignment(p)
 	if m.Direct && bs > 0 && bs%al.offset != 0 {
@@ -223,7 +208,7 @@ func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
 	m := c.db.modes
-	p := c.local(name)
+	p := c.Path(name)
 	flag := os.O_RDONLY
 	if m.DirectRead {
 		flag |= oDirect
@@ -233,39 +218,14 @@ func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error
 		if m.DirectRead && isInvalid(err) {
 			return nil, fmt.Errorf("open %s: the file system refuses O_DIRECT (iflag=direct): %w; use iflag=none (the page cache may then serve the read)", name, err)
 		}
-		return nil, wrap("open", name, err)
+		return nil, drivers.LocalError("open", name, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, wrap("open", name, err)
+		return nil, drivers.LocalError("open", name, err)
 	}
 	return &reader{f: f, ctx: ctx, size: st.Size(), direct: m.DirectRead, al: alignment(p)}, nil
-}
-
-// Size implements [drivers.FileSystem].
-func (c *Conn) Size(_ context.Context, name string) (int64, error) {
-	st, err := os.Stat(c.local(name))
-	if err != nil {
-		return 0, wrap("stat", name, err)
-	}
-	return st.Size(), nil
-}
-
-// Truncate implements [drivers.FileSystem]; it is done at once.
-func (c *Conn) Truncate(_ context.Context, name string, size int64) (bool, error) {
-	if err := os.Truncate(c.local(name), size); err != nil {
-		return false, wrap("truncate", name, err)
-	}
-	return true, nil
-}
-
-// RemoveAll implements [drivers.FileSystem].
-func (c *Conn) RemoveAll(_ context.Context, name string) error {
-	if err := os.RemoveAll(c.local(name)); err != nil {
-		return wrap("remove", name, err)
-	}
-	return nil
 }
 
 // Close does nothing.

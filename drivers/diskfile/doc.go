@@ -8,14 +8,15 @@
 //
 // It is apart from drivers/localfs on purpose: localfs is Hadoop's local
 // file system (buffered, page cache, as file:// is for TestDFSIO), this is
-// dd's I/O discipline. With O_DIRECT, a buffer whose address and length are
-// multiples of the file system's direct-I/O alignment (statx
-// STATX_DIOALIGN; 4096 where that is not known) goes to the device as it
-// is; any other buffer is copied through an aligned one, and a last block
-// shorter than the alignment is written after dropping O_DIRECT (as dd
-// does). A block size that is not a multiple of the alignment is refused at
-// Create and Open with an error saying which alignment the file system
-// needs.
+// dd's I/O discipline. The two share [drivers.LocalDir] (names below the
+// root, Size, Truncate, RemoveAll); each opens its own streams. With
+// O_DIRECT, a buffer whose address and length are multiples of the file
+// system's direct-I/O alignment (statx STATX_DIOALIGN; 4096 where that is
+// not known) goes to the device as it is; any other buffer is copied
+// through an aligned one, and a last block shorter than the alignment is
+// written after dropping O_DIRECT (as dd does). A block size that is not a
+// multiple of the alignment is refused at Create and Open with an error
+// saying which alignment the file system needs.
 //
 // Names are absolute slash paths below the root (diskfile.root, default
 // "/": names are the local paths). The YCSB operations are not offered.

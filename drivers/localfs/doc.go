@@ -8,7 +8,9 @@
 // go straight to the file with one write(2) per call, without the page-cache
 // flush unless [DB.Sync] is set, as dd without conv=fsync and Hadoop's local
 // file system. The YCSB operations are not offered: Read, Scan, Update,
-// Insert and Delete return errors.ErrUnsupported (NOT_IMPLEMENTED).
+// Insert and Delete return errors.ErrUnsupported (NOT_IMPLEMENTED). Names,
+// Size, Truncate and RemoveAll are [drivers.LocalDir]'s, shared with
+// drivers/diskfile (dd's flags).
 //
 // It registers itself as db localfs (keys localfs.root, localfs.sync). It
 // may import the standard library, gobench/drivers and gobench/props.

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 
 	"github.com/gobench/gobench/drivers"
@@ -51,33 +49,32 @@ func (*DB) Caps() drivers.Caps { return drivers.CapFiles }
 // DB is a local directory tree. It is safe for concurrent use; its Conns are
 // not shared.
 type DB struct {
-	root string
+	dir drivers.LocalDir
 	// Sync makes Close of a written file call fsync first, so that a write
 	// test measures the disk rather than the page cache. Set it before Open.
 	Sync bool
 }
 
 // New serves the directory root (made absolute; it need not exist yet).
-func New(root string) *DB {
-	if abs, err := filepath.Abs(root); err == nil {
-		root = abs
-	}
-	return &DB{root: root}
-}
+func New(root string) *DB { return &DB{dir: drivers.NewLocalDir(root)} }
 
 // Root returns the local directory that name "/" maps to.
-func (db *DB) Root() string { return db.root }
+func (db *DB) Root() string { return db.dir.Root() }
 
 // Open returns a connection; it does no I/O.
-func (db *DB) Open(ctx context.Context) (drivers.Conn, error) { return &Conn{db: db}, nil }
+func (db *DB) Open(ctx context.Context) (drivers.Conn, error) {
+	return &Conn{LocalDir: db.dir, db: db}, nil
+}
 
 // Close does nothing: a DB holds no resources.
 func (db *DB) Close() error { return nil }
 
-// Conn is one worker's handle. It implements [drivers.FileSystem]; the YCSB
-// operations return errors.ErrUnsupported.
+// Conn is one worker's handle. It implements [drivers.FileSystem] (Size,
+// Truncate and RemoveAll are its [drivers.LocalDir]'s); the YCSB operations
+// return errors.ErrUnsupported.
 type Conn struct {
 	drivers.NoRecords // no record operations (NOT_IMPLEMENTED)
+	drivers.LocalDir  // names, Size, Truncate, RemoveAll
 	db                *DB
 }
 
@@ -86,18 +83,6 @@ var (
 	_ drivers.FileSystem = (*Conn)(nil)
 )
 
-func (c *Conn) local(name string) string {
-	return filepath.Join(c.db.root, filepath.FromSlash(path.Clean("/"+name)))
-}
-
-// wrap marks a missing file as drivers.ErrNotFound.
-func wrap(op, name string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s %s: %w: %w", op, name, drivers.ErrNotFound, err)
-	}
-	return fmt.Errorf("%s %s: %w", op, name, err)
-}
-
 // Create implements [drivers.FileSystem].
 func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
 	return c.openWrite(ctx, "create", name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY)
@@ -105,8 +90,8 @@ func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.Writ
 
 // Append implements [drivers.FileSystem].
 func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
-	if _, err := os.Stat(c.local(name)); err != nil {
-		return nil, wrap("append", name, err)
+	if _, err := os.Stat(c.Path(name)); err != nil {
+		return nil, drivers.LocalError("append", name, err)
 	}
 	return c.openWrite(ctx, "append", name, os.O_APPEND|os.O_WRONLY)
 }
@@ -115,15 +100,15 @@ func (c *Conn) openWrite(ctx context.Context, op, name string, flag int) (io.Wri
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s %s: %w", op, name, err)
 	}
-	p := c.local(name)
+	p := c.Path(name)
 	if flag&os.O_CREATE != 0 {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, wrap(op, name, err)
+			return nil, drivers.LocalError(op, name, err)
 		}
 	}
 	f, err := os.OpenFile(p, flag, 0o644)
 	if err != nil {
-		return nil, wrap(op, name, err)
+		return nil, drivers.LocalError(op, name, err)
 	}
 	return &writer{f: f, ctx: ctx, sync: c.db.Sync}, nil
 }
@@ -154,14 +139,14 @@ func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	f, err := os.Open(c.local(name))
+	f, err := os.Open(c.Path(name))
 	if err != nil {
-		return nil, wrap("open", name, err)
+		return nil, drivers.LocalError("open", name, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, wrap("open", name, err)
+		return nil, drivers.LocalError("open", name, err)
 	}
 	return &reader{f: f, ctx: ctx, size: st.Size()}, nil
 }
@@ -188,31 +173,6 @@ func (r *reader) ReadAt(b []byte, off int64) (int, error) {
 
 func (r *reader) Close() error { return r.f.Close() }
 func (r *reader) Size() int64  { return r.size }
-
-// Size implements [drivers.FileSystem].
-func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
-	st, err := os.Stat(c.local(name))
-	if err != nil {
-		return 0, wrap("stat", name, err)
-	}
-	return st.Size(), nil
-}
-
-// Truncate implements [drivers.FileSystem]; it is always done at once.
-func (c *Conn) Truncate(ctx context.Context, name string, size int64) (bool, error) {
-	if err := os.Truncate(c.local(name), size); err != nil {
-		return false, wrap("truncate", name, err)
-	}
-	return true, nil
-}
-
-// RemoveAll implements [drivers.FileSystem].
-func (c *Conn) RemoveAll(ctx context.Context, name string) error {
-	if err := os.RemoveAll(c.local(name)); err != nil {
-		return wrap("remove", name, err)
-	}
-	return nil
-}
 
 // Close does nothing.
 func (c *Conn) Close(context.Context) error { return nil }
