@@ -26,33 +26,27 @@ func (c *Conn) Create(ctx context.Context, name string, bufferSize int) (io.Writ
 		if err != nil {
 			return nil, ctxErr(ctx, notFound("create", name, err))
 		}
-		c.streams++
-		return &writer{c: c, f: f, ctx: ctx}, nil
+		return &writer{stream: c.stream(ctx, f), f: f}, nil
 	}
 	w, err := c.create(ctx, name, true)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("create", name, err))
 	}
-	c.streams++
-	return &writer{c: c, w: w, ctx: ctx}, nil
+	return &writer{stream: c.stream(ctx, nil), w: w}, nil
 }
 
 // Append implements [drivers.FileSystem] (the colinmarc client's append).
 func (c *Conn) Append(ctx context.Context, name string, bufferSize int) (io.WriteCloser, error) {
-	if err := c.begin(ctx); err != nil {
+	cl, err := c.beginClient(ctx)
+	if err != nil {
 		return nil, err
 	}
 	defer c.end()
-	cl, err := c.client()
-	if err != nil {
-		return nil, ctxErr(ctx, err)
-	}
 	w, err := cl.Append(name)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("append", name, err))
 	}
-	c.streams++
-	return &writer{c: c, f: w, ctx: ctx}, nil
+	return &writer{stream: c.stream(ctx, w), f: w}, nil
 }
 
 // Open implements [drivers.FileSystem]: one getBlockLocations call;
@@ -68,27 +62,22 @@ func (c *Conn) Open(ctx context.Context, name string) (drivers.FileReader, error
 		if err != nil {
 			return nil, ctxErr(ctx, notFound("open", name, err))
 		}
-		c.streams++
-		return &reader{c: c, f: f, ctx: ctx}, nil
+		return &reader{stream: c.stream(ctx, f), f: f}, nil
 	}
 	r, err := hwire.Open(c.nn, c.peers, name)
 	if err != nil {
 		return nil, ctxErr(ctx, notFound("open", name, err))
 	}
-	c.streams++
-	return &reader{c: c, r: r, ctx: ctx}, nil
+	return &reader{stream: c.stream(ctx, nil), r: r}, nil
 }
 
 // Size implements [drivers.FileSystem].
 func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
-	if err := c.begin(ctx); err != nil {
+	cl, err := c.beginClient(ctx)
+	if err != nil {
 		return 0, err
 	}
 	defer c.end()
-	cl, err := c.client()
-	if err != nil {
-		return 0, ctxErr(ctx, err)
-	}
 	st, err := cl.Stat(name)
 	if err != nil {
 		return 0, ctxErr(ctx, notFound("stat", name, err))
@@ -98,14 +87,11 @@ func (c *Conn) Size(ctx context.Context, name string) (int64, error) {
 
 // Truncate implements [drivers.FileSystem].
 func (c *Conn) Truncate(ctx context.Context, name string, size int64) (bool, error) {
-	if err := c.begin(ctx); err != nil {
+	cl, err := c.beginClient(ctx)
+	if err != nil {
 		return false, err
 	}
 	defer c.end()
-	cl, err := c.client()
-	if err != nil {
-		return false, ctxErr(ctx, err)
-	}
 	done, err := cl.Truncate(name, size)
 	if err != nil {
 		return false, ctxErr(ctx, notFound("truncate", name, err))
@@ -131,27 +117,59 @@ func (c *Conn) RemoveAll(ctx context.Context, name string) error {
 	return nil
 }
 
-// writer runs each call as an operation of its Conn under the ctx it was
-// opened with. w (gobench's writer) or f (colinmarc's, for append) is set.
-type writer struct {
+// beginClient starts an operation (see [Conn.begin]) that needs
+// colinmarc's client; when it returns no error, the caller ends it.
+func (c *Conn) beginClient(ctx context.Context) (*hdfsc.Client, error) {
+	if err := c.begin(ctx); err != nil {
+		return nil, err
+	}
+	cl, err := c.client()
+	if err != nil {
+		err = ctxErr(ctx, err)
+		c.end()
+		return nil, err
+	}
+	return cl, nil
+}
+
+// stream is what a writer and a reader share: each call runs as an
+// operation of the Conn c under the ctx the stream was opened with.
+type stream struct {
 	c      *Conn
-	w      *hwire.Writer
-	f      *hdfsc.FileWriter
 	ctx    context.Context
+	dl     deadliner // the colinmarc stream, if it is one
 	closed bool
 }
 
+// deadliner is a colinmarc stream, which takes a deadline for a whole call.
+type deadliner interface{ SetDeadline(time.Time) error }
+
+// stream counts a stream opened under ctx; dl is the colinmarc stream, nil
+// for gobench's own.
+func (c *Conn) stream(ctx context.Context, dl deadliner) stream {
+	c.streams++
+	return stream{c: c, ctx: ctx, dl: dl}
+}
+
 // begin starts a call: see [Conn.begin]. The guard bounds each network
-// call by hdfs.timeout; colinmarc's writer also gets it as a deadline for
+// call by hdfs.timeout; a colinmarc stream also gets it as a deadline for
 // the whole call, as Hadoop's per-call socket timeouts.
-func (w *writer) begin() error {
-	if err := w.c.begin(w.ctx); err != nil {
+func (s *stream) begin() error {
+	if err := s.c.begin(s.ctx); err != nil {
 		return err
 	}
-	if t := w.c.db.cfg.Timeout; t > 0 && w.f != nil {
-		w.f.SetDeadline(time.Now().Add(t))
+	if t := s.c.db.cfg.Timeout; t > 0 && s.dl != nil {
+		s.dl.SetDeadline(time.Now().Add(t))
 	}
 	return nil
+}
+
+// writer writes a file: w (gobench's writer) or f (colinmarc's: for
+// Append, and for Create when the DB goes through colinmarc's client) is set.
+type writer struct {
+	stream
+	w *hwire.Writer
+	f *hdfsc.FileWriter
 }
 
 func (w *writer) Write(b []byte) (int, error) {
@@ -205,11 +223,9 @@ func (w *writer) Close() error {
 // reader is the reading counterpart of writer: r (gobench's reader) or f
 // (colinmarc's, on a secured DB) is set.
 type reader struct {
-	c      *Conn
-	r      *hwire.Reader
-	f      *hdfsc.FileReader
-	ctx    context.Context
-	closed bool
+	stream
+	r *hwire.Reader
+	f *hdfsc.FileReader
 }
 
 func (r *reader) Read(b []byte) (int, error) {
@@ -225,17 +241,6 @@ func (r *reader) Read(b []byte) (int, error) {
 		n, err = r.r.Read(b)
 	}
 	return n, ctxErr(r.ctx, readErr(err))
-}
-
-// begin starts a call (see [writer.begin]).
-func (r *reader) begin() error {
-	if err := r.c.begin(r.ctx); err != nil {
-		return err
-	}
-	if t := r.c.db.cfg.Timeout; t > 0 && r.f != nil {
-		r.f.SetDeadline(time.Now().Add(t))
-	}
-	return nil
 }
 
 func (r *reader) ReadAt(b []byte, off int64) (int, error) {
