@@ -265,3 +265,43 @@ func TestFormatJavaFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatJavaFixedPrecisions: String.format("%.Nf", v) as Java 17.0.15
+// prints it, at the precisions Kafka's perf tools use (0 to 6).
+func TestFormatJavaFixedPrecisions(t *testing.T) {
+	tests := []struct {
+		v    float64
+		prec int
+		want string
+	}{
+		{0.125, 2, "0.13"}, // an exact tie: half up (Go's %.2f gives 0.12)
+		{0.375, 2, "0.38"},
+		{2.5, 0, "3"},
+		{1.005, 2, "1.01"}, // 1.00499999... in binary; Java rounds the digits 1.005
+		{9.995, 2, "10.00"},
+		{9.9951, 2, "10.00"},
+		{9.9951, 3, "9.995"},
+		{0.15, 1, "0.2"},
+		{2.675, 2, "2.68"},
+		{1.0005, 3, "1.001"},
+		{199.973337, 6, "199.973337"},
+		{0, 4, "0.0000"},
+		{-1.25, 1, "-1.3"},
+		{-0.04, 1, "-0.0"},
+		{-0.04, 0, "-0"},
+		{123456789.5, 0, "123456790"},
+		{123456789.5, 1, "123456789.5"},
+		{12345678.125, 1, "12345678.1"},
+		{1e-7, 4, "0.0000"},
+	}
+	for _, c := range tests {
+		if got := FormatJavaFixed(c.v, c.prec); got != c.want {
+			t.Errorf("FormatJavaFixed(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+	for v, want := range map[float64]string{math.NaN(): "NaN", math.Inf(1): "Infinity", math.Inf(-1): "-Infinity"} {
+		if got := FormatJavaFixed(v, 2); got != want {
+			t.Errorf("FormatJavaFixed(%v, 2) = %q, want %q", v, got, want)
+		}
+	}
+}

@@ -17,32 +17,26 @@ import (
 	"github.com/gobench/gobench/generator"
 )
 
-func TestJavaFixed(t *testing.T) {
-	cases := []struct {
-		v    float64
-		prec int
-		want string
-	}{
-		{0.125, 2, "0.13"}, // exact tie: Java rounds half up, Go's %.2f gives 0.12
-		{0.375, 2, "0.38"},
-		{2.5, 0, "3"},
-		{1.005, 2, "1.00"}, // 1.005 is 1.00499999... in binary
-		{9.995, 2, "9.99"},
-		{9.9951, 2, "10.00"},
-		{199.973337, 6, "199.973337"},
-		{0, 4, "0.0000"},
-		{-1.25, 1, "-1.3"},
-		{-0.04, 1, "0.0"},
-		{123456789.5, 0, "123456790"},
+// TestLinesRoundAsJavaPrintf: the numbers in the lines are Java's %.Nf,
+// which rounds the shortest decimal digits (Double.toString's) half up, not
+// the exact binary value: Java 17's printf("%.2f") gives 1.01 for 1.005
+// (1.00499999... in binary) and 10.00 for 9.995, %.1f gives -0.0 for -0.04.
+func TestLinesRoundAsJavaPrintf(t *testing.T) {
+	s := ProducerSummary{Records: 1000, Bytes: 1000 * 100, Elapsed: 8 * time.Second, AvgMs: 1.005, MaxMs: 9.995, RateDecimals: 1}
+	if want := "1000 records sent, 125.0 records/sec (0.01 MB/sec), 1.01 ms avg latency, 10.00 ms max latency, 0 ms 50th, 0 ms 95th, 0 ms 99th, 0 ms 99.9th."; s.Line() != want {
+		t.Errorf("summary line\n got %s\nwant %s", s.Line(), want)
 	}
-	for _, c := range cases {
-		if got := JavaFixed(c.v, c.prec); got != c.want {
-			t.Errorf("JavaFixed(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
-		}
+	w := ProducerWindowLine(3, 300, time.Second, 0.15, 2.675)
+	if want := "3 records sent, 3.0 records/sec (0.00 MB/sec), 0.2 ms avg latency, 2.7 ms max latency."; w != want {
+		t.Errorf("window line\n got %s\nwant %s", w, want)
+	}
+	m := MetricsTable([]Metric{{Name: "producer-metrics:x:{}", Value: 1.0005}})
+	if want := "producer-metrics:x:{} : 1.001"; m[len(m)-1] != want {
+		t.Errorf("metrics line %q, want %q", m[len(m)-1], want)
 	}
 	for v, want := range map[float64]string{nan(): "NaN", inf(1): "Infinity", inf(-1): "-Infinity"} {
-		if got := JavaFixed(v, 2); got != want {
-			t.Errorf("JavaFixed(%v) = %q, want %q", v, got, want)
+		if m := MetricsTable([]Metric{{Name: "a", Value: v}}); m[len(m)-1] != "a : "+want {
+			t.Errorf("metric %v printed %q, want %q", v, m[len(m)-1], "a : "+want)
 		}
 	}
 }

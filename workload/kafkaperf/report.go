@@ -2,60 +2,18 @@ package kafkaperf
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/gobench/gobench/measure"
 )
 
 // Kafka perf tool output (ProducerPerformance, ConsumerPerformance) in
 // Kafka's exact formats, so that scripts parsing the Java tools parse
-// gobench. MB is 2^20 bytes throughout.
+// gobench. MB is 2^20 bytes throughout; numbers are Java's printf("%.Nf")
+// ([measure.FormatJavaFixed]), as the tools print them.
 
 const mib = 1 << 20
-
-// JavaFixed formats v like Java's printf("%.Nf"): half-up rounding on the
-// double's exact decimal value (Go rounds exact ties to even), "NaN" and
-// "Infinity"/"-Infinity".
-func JavaFixed(v float64, prec int) string {
-	switch {
-	case math.IsNaN(v):
-		return "NaN"
-	case math.IsInf(v, 1):
-		return "Infinity"
-	case math.IsInf(v, -1):
-		return "-Infinity"
-	}
-	// 40 extra digits show the exact binary value's expansion far enough to
-	// see a tie at digit prec+1.
-	s := strconv.FormatFloat(math.Abs(v), 'f', prec+40, 64)
-	dot := strings.IndexByte(s, '.')
-	keep, rest := s[:dot+1+prec], s[dot+1+prec:]
-	digits := []byte(strings.Replace(keep, ".", "", 1))
-	if rest[0] >= '5' {
-		i := len(digits) - 1
-		for ; i >= 0; i-- {
-			if digits[i] < '9' {
-				digits[i]++
-				break
-			}
-			digits[i] = '0'
-		}
-		if i < 0 {
-			digits = append([]byte{'1'}, digits...)
-		}
-	}
-	intLen := len(digits) - prec
-	out := string(digits[:intLen])
-	if prec > 0 {
-		out += "." + string(digits[intLen:])
-	}
-	if v < 0 && strings.Trim(out, "0.") != "" {
-		out = "-" + out
-	}
-	return out
-}
 
 func perSec(n float64, d time.Duration) float64 { return n / d.Seconds() }
 
@@ -63,8 +21,8 @@ func perSec(n float64, d time.Duration) float64 { return n / d.Seconds() }
 // acknowledged in a window of length elapsed carrying bytes of payload.
 func ProducerWindowLine(records int64, bytes int64, elapsed time.Duration, avgMs, maxMs float64) string {
 	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency.",
-		records, JavaFixed(perSec(float64(records), elapsed), 1), JavaFixed(perSec(float64(bytes), elapsed)/mib, 2),
-		JavaFixed(avgMs, 1), JavaFixed(maxMs, 1))
+		records, measure.FormatJavaFixed(perSec(float64(records), elapsed), 1), measure.FormatJavaFixed(perSec(float64(bytes), elapsed)/mib, 2),
+		measure.FormatJavaFixed(avgMs, 1), measure.FormatJavaFixed(maxMs, 1))
 }
 
 // ProducerSummary is what ProducerPerformance's final line reports.
@@ -85,8 +43,8 @@ func (s ProducerSummary) Line() string {
 		dec = 6
 	}
 	return fmt.Sprintf("%d records sent, %s records/sec (%s MB/sec), %s ms avg latency, %s ms max latency, %d ms 50th, %d ms 95th, %d ms 99th, %d ms 99.9th.",
-		s.Records, JavaFixed(perSec(float64(s.Records), s.Elapsed), dec), JavaFixed(perSec(float64(s.Bytes), s.Elapsed)/mib, 2),
-		JavaFixed(s.AvgMs, 2), JavaFixed(s.MaxMs, 2), s.P50, s.P95, s.P99, s.P999)
+		s.Records, measure.FormatJavaFixed(perSec(float64(s.Records), s.Elapsed), dec), measure.FormatJavaFixed(perSec(float64(s.Bytes), s.Elapsed)/mib, 2),
+		measure.FormatJavaFixed(s.AvgMs, 2), measure.FormatJavaFixed(s.MaxMs, 2), s.P50, s.P95, s.P99, s.P999)
 }
 
 // ConsumerHeader is ConsumerPerformance's header: the summary one, or the
@@ -115,9 +73,9 @@ func ConsumerSummaryRow(start, end time.Time, bytes, records int64, rebalance ti
 	mb := float64(bytes) / mib
 	sec := float64(elapsedMs) / 1000
 	return fmt.Sprintf("%s, %s, %s, %s, %d, %s, %d, %d, %s, %s",
-		KafkaDate(start), KafkaDate(end), JavaFixed(mb, 4), JavaFixed(mb/sec, 4), records,
-		JavaFixed(float64(records)/sec, 4), rebMs, fetchMs,
-		JavaFixed(mb/(float64(fetchMs)/1000), 4), JavaFixed(float64(records)/(float64(fetchMs)/1000), 4))
+		KafkaDate(start), KafkaDate(end), measure.FormatJavaFixed(mb, 4), measure.FormatJavaFixed(mb/sec, 4), records,
+		measure.FormatJavaFixed(float64(records)/sec, 4), rebMs, fetchMs,
+		measure.FormatJavaFixed(mb/(float64(fetchMs)/1000), 4), measure.FormatJavaFixed(float64(records)/(float64(fetchMs)/1000), 4))
 }
 
 // ConsumerDetailRow is a --show-detailed-stats row at time now: cumulative
@@ -133,8 +91,8 @@ func ConsumerDetailRow(now time.Time, totalBytes, totalRecords, ivBytes, ivRecor
 		fetchN = float64(ivRecords) / (float64(fetchMs) / 1000)
 	}
 	return fmt.Sprintf("%s, %d, %s, %s, %d, %s, %d, %d, %s, %s",
-		KafkaDate(now), 0, JavaFixed(float64(totalBytes)/mib, 4), JavaFixed(float64(ivBytes)/mib/ivMs*1000, 4),
-		totalRecords, JavaFixed(float64(ivRecords)/ivMs*1000, 4), rebMs, fetchMs, JavaFixed(fetchMB, 4), JavaFixed(fetchN, 4))
+		KafkaDate(now), 0, measure.FormatJavaFixed(float64(totalBytes)/mib, 4), measure.FormatJavaFixed(float64(ivBytes)/mib/ivMs*1000, 4),
+		totalRecords, measure.FormatJavaFixed(float64(ivRecords)/ivMs*1000, 4), rebMs, fetchMs, measure.FormatJavaFixed(fetchMB, 4), measure.FormatJavaFixed(fetchN, 4))
 }
 
 // ConsumerTimeoutWarning is ConsumerPerformance's warning when it stopped
@@ -166,7 +124,7 @@ func MetricsTable(ms []Metric) []string {
 	}
 	out := []string{"", fmt.Sprintf("%-*s   %s", w, "Metric Name", "Value")}
 	for _, m := range sorted {
-		out = append(out, fmt.Sprintf("%-*s : %s", w, m.Name, JavaFixed(m.Value, 3)))
+		out = append(out, fmt.Sprintf("%-*s : %s", w, m.Name, measure.FormatJavaFixed(m.Value, 3)))
 	}
 	return out
 }
