@@ -20,7 +20,9 @@
 #
 # WORKLOAD: names under workloads/ (default: workloada workloadc).
 # Environment: RECORDS (100000), THREADS ("16 128"), WARMUP (20 s), DURATION (70 s), SPLITS (16),
-# CLIENT_CPU (1), SERVER_CPU (0), LOCK (/tmp/gobench-realservers.lock, taken around each load
+# ROUNDS (1: with more, each (workload, threads) pair of runs is repeated, the tool that goes
+# first alternating, and each figure is the median over the rounds, with the lowest and
+# highest per-round ratio beside it: the run-to-run spread on this machine), CLIENT_CPU (1), SERVER_CPU (0), LOCK (/tmp/gobench-realservers.lock, taken around each load
 # and each measured run, not the whole script; LOCK= for none), GOBENCH (a gobench binary with
 # the hbase driver; default: built from ./cmd/gobench).
 # Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
@@ -39,7 +41,8 @@ scpu=${SERVER_CPU:-0}
 lock=${LOCK-/tmp/gobench-realservers.lock}
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(workloada workloadc)
-for v in records warmup duration splits ccpu scpu; do
+rounds=${ROUNDS:-1}
+for v in records warmup duration splits ccpu scpu rounds; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "bench/hbase.sh: $v=\"${!v}\": want a whole number" >&2; exit 2; }
 done
 ncpu=$(nproc)
@@ -159,28 +162,66 @@ window() {
 	}' "$out/$1.cpu" "$out/$1.err"
 }
 
-# report LABEL GONAME JAVANAME: the side-by-side lines of one (workload, threads).
+# report LABEL NAME...: the side-by-side lines of one (workload, threads) from its rounds
+# runs NAME.gobench and NAME.java: each figure the median over the rounds; with more than one
+# round, the lowest and highest per-round ratio after it.
 report() {
-	local g j
-	read -r -a g < <(window "$2")
-	read -r -a j < <(window "$3")
-	awk -v n="$1" -v gs="${g[*]}" -v js="${j[*]}" 'BEGIN {
-		split(gs, g, " "); split(js, j, " ")
-		line(n, "throughput ops/s", g[3], j[3], j[3] > 0 ? g[3] / j[3] : 0, "%12.0f")
-		if (g[4] + j[4] > 0) line(n, "READ p99 us", g[4], j[4], g[4] > 0 ? j[4] / g[4] : 0, "%12.0f")
-		if (g[5] + j[5] > 0) line(n, "UPDATE p99 us", g[5], j[5], g[5] > 0 ? j[5] / g[5] : 0, "%12.0f")
-		gc = g[1] ? g[6] * 100000 / g[1] : 0; jc = j[1] ? j[6] * 100000 / j[1] : 0
-		gs_ = g[1] ? g[7] * 100000 / g[1] : 0; js_ = j[1] ? j[7] * 100000 / j[1] : 0
-		line(n, "client CPU s/100k ops", gc, jc, jc > 0 ? gc / jc : 0, "%12.2f")
-		line(n, "server CPU s/100k ops", gs_, js_, js_ > 0 ? gs_ / js_ : 0, "%12.2f")
-		line(n, "ops in window", g[1], j[1], -1, "%12.0f")
+	local label=$1 n g j all=
+	shift
+	for n in "$@"; do
+		read -r -a g < <(window "$n.gobench")
+		read -r -a j < <(window "$n.java")
+		all+="${g[*]} ${j[*]};"
+	done
+	awk -v n="$label" -v all="$all" 'BEGIN {
+		nr = split(all, rs, ";") - 1
+		for (r = 1; r <= nr; r++) {
+			split(rs[r], v, " ")
+			# v[1..7]: gobench ops seconds tput rp99 up99 ccpu scpu; v[8..14]: java
+			G[1, r] = v[3]; J[1, r] = v[10]
+			G[2, r] = v[4]; J[2, r] = v[11]
+			G[3, r] = v[5]; J[3, r] = v[12]
+			G[4, r] = v[1] ? v[6] * 100000 / v[1] : 0; J[4, r] = v[8] ? v[13] * 100000 / v[8] : 0
+			G[5, r] = v[1] ? v[7] * 100000 / v[1] : 0; J[5, r] = v[8] ? v[14] * 100000 / v[8] : 0
+			G[6, r] = v[1]; J[6, r] = v[8]
+		}
+		line(1, "throughput ops/s", "%12.0f", 0)
+		if (med(G, 2) + med(J, 2) > 0) line(2, "READ p99 us", "%12.0f", 1)
+		if (med(G, 3) + med(J, 3) > 0) line(3, "UPDATE p99 us", "%12.0f", 1)
+		line(4, "client CPU s/100k ops", "%12.2f", 0)
+		line(5, "server CPU s/100k ops", "%12.2f", 0)
+		line(6, "ops in window", "%12.0f", -1)
 	}
-	function line(n, m, a, b, r, f) { printf "%-10s %-22s " f " " f (r < 0 ? "\n" : " %7.2fx\n"), n, m, a, b, r }'
+	# ratio of round r for metric m: gobench/java, or java/gobench when inv
+	function ratio(m, r, inv) {
+		if (inv) return G[m, r] > 0 ? J[m, r] / G[m, r] : 0
+		return J[m, r] > 0 ? G[m, r] / J[m, r] : 0
+	}
+	function med(A, m,   r, x) { for (r = 1; r <= nr; r++) x[r] = A[m, r]; return median(x, nr) }
+	function median(a, k,   i, j, t, v) {
+		for (i = 1; i <= k; i++) v[i] = a[i]
+		for (i = 2; i <= k; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+		return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+	}
+	function line(m, what, f, inv,   a, b, r, lo, hi, x, rr) {
+		a = med(G, m); b = med(J, m)
+		printf "%-10s %-22s " f " " f, n, what, a, b
+		if (inv < 0) { printf "\n"; return }
+		r = inv ? (a > 0 ? b / a : 0) : (b > 0 ? a / b : 0)
+		printf " %7.2fx", r
+		if (nr > 1) {
+			lo = hi = ratio(m, 1, inv)
+			for (rr = 2; rr <= nr; rr++) { x = ratio(m, rr, inv); if (x < lo) lo = x; if (x > hi) hi = x }
+			printf "  (%.2f-%.2f)", lo, hi
+		}
+		printf "\n"
+	}'
 }
 
 echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $(git rev-parse --short HEAD 2>/dev/null), load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
 echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
+[ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
 # Load: each side into its own freshly created, pre-split table (not measured).
 locked "$gobench" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tgo" \
 	-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.go" 2>"$out/load.go.err" ||
@@ -194,15 +235,19 @@ printf "%-10s %-22s %12s %12s %8s\n" run metric gobench java ratio
 k=0
 for w in "${workloads[@]}"; do
 	for t in $threads_list; do
-		order=(gobench java)
-		[ $((k % 2)) = 0 ] || order=(java gobench)
-		k=$((k + 1))
-		for tool in "${order[@]}"; do
-			lock_on
-			measured "$tool" "$w.$t.$tool" "$w" "$t" || { lock_off; fail "$tool run $w/$t" "$out/$w.$t.$tool.err"; }
-			lock_off
+		names=()
+		for ((r = 1; r <= rounds; r++)); do
+			order=(gobench java)
+			[ $((k % 2)) = 0 ] || order=(java gobench)
+			k=$((k + 1))
+			for tool in "${order[@]}"; do
+				lock_on
+				measured "$tool" "$w.$t.r$r.$tool" "$w" "$t" || { lock_off; fail "$tool run $w/$t" "$out/$w.$t.r$r.$tool.err"; }
+				lock_off
+			done
+			names+=("$w.$t.r$r")
 		done
-		report "${w#workload}/$t" "$w.$t.gobench" "$w.$t.java"
+		report "${w#workload}/$t" "${names[@]}"
 	done
 done
 echo "ratios: throughput gobench/java; p99 java/gobench (above 1 = gobench faster); CPU gobench/java (below 1 = gobench cheaper)"
