@@ -17,7 +17,7 @@ type Meter struct {
 	t     *SeriesMap
 	rec   *measure.Recorder
 	first *firstError // the run's first failed operation
-	base  time.Time
+	base  int64 // the run's start on the runtime's monotonic clock (nanotime)
 	// intended is the current operation's scheduled start, or actualStart
 	// when no schedule applies (unthrottled closed loop): then the start a
 	// task measures from is its intended start, and no clock is read for
@@ -38,7 +38,7 @@ type Meter struct {
 const actualStart time.Duration = -1
 
 // Now returns the time since the run began (monotonic).
-func (m *Meter) Now() time.Duration { return time.Since(m.base) }
+func (m *Meter) Now() time.Duration { return time.Duration(nanotime() - m.base) }
 
 // Measure records one call of operation op that started at start and ended
 // now with err, the way Java's DBWrapper does, and returns its return code.
@@ -140,7 +140,7 @@ func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
 func NewMeter(set Settings, job Job) *Meter {
 	sm := NewSeriesMap(job.Ops(), job.Extra(), &set)
 	c := measure.NewCollector(sm.Layout(), measure.Options{})
-	return &Meter{t: sm, rec: c.NewSingleWriterRecorder(), base: time.Now(), on: true, first: &firstError{}, intended: actualStart}
+	return &Meter{t: sm, rec: c.NewSingleWriterRecorder(), base: nanotime(), on: true, first: &firstError{}, intended: actualStart}
 }
 
 // OpError is a failed operation: its name, return code and error.

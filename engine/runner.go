@@ -177,7 +177,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			return nil, err
 		}
 	}
-	base := time.Now()
+	base, baseNano := time.Now(), nanotime()
 	// stop asks workers to issue no more operations; opCtx cancels the
 	// operations in flight once the drain timeout has passed.
 	stop := make(chan struct{})
@@ -227,7 +227,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 		ready.Add(r.threads)
 		go func() {
 			ready.Wait()
-			r.origin = time.Since(base)
+			r.origin = time.Duration(nanotime() - baseNano)
 			close(begin)
 		}()
 	}
@@ -250,7 +250,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 				openMu.Unlock()
 				return
 			}
-			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: base, first: &r.first}
+			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: baseNano, first: &r.first}
 			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
 			if err == nil && r.arr != nil {
 				setReady()
