@@ -17,7 +17,7 @@ type Meter struct {
 	t     *SeriesMap
 	rec   *measure.Recorder
 	first *firstError // the run's first failed operation
-	base  int64 // the run's start on the runtime's monotonic clock (nanotime)
+	base  int64       // the run's start on the runtime's monotonic clock (nanotime)
 	// intended is the current operation's scheduled start, or actualStart
 	// when no schedule applies (unthrottled closed loop): then the start a
 	// task measures from is its intended start, and no clock is read for
