@@ -74,7 +74,7 @@ func (c *Client) masterCall(ctx context.Context, method string, req, resp proto.
 	for {
 		m, err := c.masterConn(ctx)
 		if err == nil {
-			if err = callProto(ctx, m, method, req, resp, c.rpcTimeout(rt.deadline)); err == nil {
+			if err = callProto(ctx, m, method, m.prio, req, resp, c.rpcTimeout(rt.deadline)); err == nil {
 				return nil
 			}
 			if classify(err) == actReconnect {

@@ -71,13 +71,13 @@ func beUint32(b []byte) uint32 {
 
 func TestRequestFrameWithCells(t *testing.T) {
 	cells := hbtest.KeyValues(hbtest.Cell("r", "f", "q", "v", 1))
-	f := appendRequestFrame(nil, 5, "Mutate", 100, []byte("param"), cells)
+	f := appendRequestFrame(nil, 5, "Mutate", prioNormal, 100, []byte("param"), cells)
 	if int(beUint32(f)) != len(f)-4 {
 		t.Fatalf("total length %d, frame %d", beUint32(f), len(f)-4)
 	}
 	h, n := protowire.ConsumeBytes(f[4:])
 	var hdr pb.RequestHeader
-	if n < 0 || proto.Unmarshal(h, &hdr) != nil || int(hdr.GetCellBlockMeta().GetLength()) != len(cells) || hdr.GetTimeout() != 100 {
+	if n < 0 || proto.Unmarshal(h, &hdr) != nil || int(hdr.GetCellBlockMeta().GetLength()) != len(cells) || hdr.GetTimeout() != 100 || hdr.Priority == nil || hdr.GetPriority() != 0 {
 		t.Fatalf("header %v", &hdr)
 	}
 	p, m := protowire.ConsumeBytes(f[4+n:])

@@ -26,6 +26,7 @@ type rpcConn struct {
 	nc      net.Conn
 	raw     *rawIO       // nc's socket read and written directly (nil: through nc)
 	codec   bool         // the header named KeyValueCodec: cell blocks both ways
+	prio    priority     // of call and callCells: prioNormal on ClientService, else unset
 	noCodec *atomic.Bool // set when the server refuses the codec (may be nil)
 
 	qmu     sync.Mutex
@@ -111,7 +112,10 @@ func dialConn(ctx context.Context, o *Options, addr, service string, codec bool,
 		return nil, fmt.Errorf("connection header to %s (%s): %w: %w", addr, service, ErrConnection, err)
 	}
 	_ = nc.SetWriteDeadline(time.Time{})
-	c := &rpcConn{addr: addr, service: service, nc: nc, raw: newRawIO(nc), codec: codec, noCodec: noCodec, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
+	c := &rpcConn{addr: addr, service: service, nc: nc, raw: newRawIO(nc), codec: codec, noCodec: noCodec, prio: prioUnset, pending: make(map[uint32]*call), writeTimeout: o.RPCTimeout}
+	if service == "ClientService" {
+		c.prio = prioNormal
+	}
 	go c.readLoop()
 	return c, nil
 }
@@ -225,6 +229,11 @@ func (c *rpcConn) call(ctx context.Context, method string, param []byte, timeout
 // callCells is call with a request cell block (nil: none); cells is only
 // read during the call.
 func (c *rpcConn) callCells(ctx context.Context, method string, param, cells []byte, timeout time.Duration) (*call, error) {
+	return c.callPrio(ctx, method, c.prio, param, cells, timeout)
+}
+
+// callPrio is callCells with the header's priority given.
+func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, param, cells []byte, timeout time.Duration) (*call, error) {
 	cl := callPool.Get().(*call)
 	id := c.nextID.Add(1)
 	if id == 0xFFFFFFFF || id == 0 {
@@ -253,7 +262,7 @@ func (c *rpcConn) callCells(ctx context.Context, method string, param, cells []b
 	if serverTimeout > 0 {
 		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
-	c.send(id, method, toMs, param, cells)
+	c.send(id, method, prio, toMs, param, cells)
 
 	var expired <-chan time.Time
 	if timeout > 0 {
@@ -289,9 +298,9 @@ func (c *rpcConn) callCells(ctx context.Context, method string, param, cells []b
 // system calls: whoever holds the writer role writes every frame queued
 // meanwhile, the others return at once. A failed write kills the
 // connection, failing every pending call (queued frames included).
-func (c *rpcConn) send(id uint32, method string, toMs uint32, param, cells []byte) {
+func (c *rpcConn) send(id uint32, method string, prio priority, toMs uint32, param, cells []byte) {
 	c.qmu.Lock()
-	c.queue = appendRequestFrame(c.queue, id, method, toMs, param, cells)
+	c.queue = appendRequestFrame(c.queue, id, method, prio, toMs, param, cells)
 	if c.writing {
 		c.qmu.Unlock()
 		return

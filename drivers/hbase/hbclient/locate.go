@@ -254,22 +254,23 @@ func (c *Client) lookupMeta(ctx context.Context, table string, row []byte, deadl
 	return found, nil
 }
 
-// callRegionServer makes one ClientService call with generated messages
-// (for the paths where allocation does not matter).
+// callRegionServer makes one ClientService call on hbase:meta with
+// generated messages (for the paths where allocation does not matter), at
+// the system tables' priority like Java's client.
 func (c *Client) callRegionServer(ctx context.Context, addr, method string, req, resp proto.Message, deadline time.Time) error {
 	rc, err := c.regionConn(ctx, addr, deadline)
 	if err != nil {
 		return err
 	}
-	return callProto(ctx, rc, method, req, resp, c.rpcTimeout(deadline))
+	return callProto(ctx, rc, method, prioSystem, req, resp, c.rpcTimeout(deadline))
 }
 
-func callProto(ctx context.Context, rc *rpcConn, method string, req, resp proto.Message, timeout time.Duration) error {
+func callProto(ctx context.Context, rc *rpcConn, method string, prio priority, req, resp proto.Message, timeout time.Duration) error {
 	param, err := proto.Marshal(req)
 	if err != nil {
 		return fmt.Errorf("encode %s request: %w", method, err)
 	}
-	cl, err := rc.call(ctx, method, param, timeout)
+	cl, err := rc.callPrio(ctx, method, prio, param, nil, timeout)
 	if err != nil {
 		return err
 	}

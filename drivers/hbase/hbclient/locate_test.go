@@ -301,3 +301,42 @@ func TestClientServerNotRunningYetKeepsConnection(t *testing.T) {
 		t.Errorf("3 Gets (2 answered ServerNotRunningYet): %d dials to the server, %d meta lookups; want 1 dial, 3 lookups", d, m.lookups.Load())
 	}
 }
+
+// TestClientRequestPriorities: every RegionServer call carries a priority in
+// its header, as Java's client's do, so the server need not work one out
+// per call (by reflection and a region lookup): hbase:meta lookups
+// SYSTEMTABLE_QOS (200), Gets and Mutates of a user table NORMAL_QOS (0).
+func TestClientRequestPriorities(t *testing.T) {
+	m := &metaServer{server: "rs:1"}
+	var metaPrio, getPrio, mutatePrio atomic.Int64
+	for _, p := range []*atomic.Int64{&metaPrio, &getPrio, &mutatePrio} {
+		p.Store(-2)
+	}
+	n := hbtest.NewNet(t)
+	n.Serve("meta:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		metaPrio.Store(s.Priority())
+		m.handle(s, id, method, param)
+	})
+	n.Serve("rs:1", func(s *hbtest.Server, id uint32, method, param []byte) {
+		switch string(method) {
+		case "Get":
+			getPrio.Store(s.Priority())
+		case "Mutate":
+			mutatePrio.Store(s.Priority())
+		}
+		echoHandler(s, id, method, param)
+	})
+	c := New(Options{Dial: n.Dial, MetaServer: "meta:1", RetryPause: time.Millisecond, OperationTimeout: 5 * time.Second})
+	t.Cleanup(func() { c.Close() })
+	var res Result
+	if err := c.Get(context.Background(), "t", []byte("r1"), []byte("f"), nil, &res); err != nil {
+		t.Fatalf("Get: %v", err)
+	}
+	mu := Mutation{Row: []byte("r1"), Type: Put, Family: []byte("f"), Qualifiers: bs("a"), Values: bs("1")}
+	if err := c.Mutate(context.Background(), "t", &mu); err != nil {
+		t.Fatalf("Mutate: %v", err)
+	}
+	if metaPrio.Load() != 200 || getPrio.Load() != 0 || mutatePrio.Load() != 0 {
+		t.Errorf("priorities: meta lookup %d, Get %d, Mutate %d; want 200, 0, 0 (-1: none sent)", metaPrio.Load(), getPrio.Load(), mutatePrio.Load())
+	}
+}

@@ -53,16 +53,34 @@ func appendLen(b []byte, num protowire.Number, n int) []byte {
 	return protowire.AppendVarint(b, uint64(n))
 }
 
+// Request priorities (RequestHeader.priority), HBase's QoS levels. A
+// RegionServer that finds no priority in the header works it out itself for
+// every call: by reflection on the request and a lookup of its region, to
+// see whether the region belongs to a system table. Java's client always
+// sends one (NORMAL_QOS for user tables, SYSTEMTABLE_QOS for hbase:meta),
+// and so does this client on RegionServer calls.
+type priority int32
+
+const (
+	prioUnset  priority = -1  // no priority field (MasterService calls)
+	prioNormal priority = 0   // HConstants.NORMAL_QOS: user tables
+	prioSystem priority = 200 // HConstants.SYSTEMTABLE_QOS: hbase:meta
+)
+
 // appendRequestFrame appends one request frame (hbase-wire.md §2.1): 4-byte
 // big-endian total length, varint-delimited RequestHeader, varint-delimited
 // param, then the cell block if cells is not nil (announced in the header's
-// cell_block_meta). timeoutMs 0 leaves the header's timeout unset.
-func appendRequestFrame(b []byte, callID uint32, method string, timeoutMs uint32, param, cells []byte) []byte {
+// cell_block_meta). timeoutMs 0 leaves the header's timeout unset, prio
+// prioUnset its priority.
+func appendRequestFrame(b []byte, callID uint32, method string, prio priority, timeoutMs uint32, param, cells []byte) []byte {
 	hsize := sizeVarintField(1, uint64(callID)) + tagSize(3) + protowire.SizeBytes(len(method)) + 2
 	meta := 0
 	if cells != nil {
 		meta = sizeVarintField(1, uint64(len(cells)))
 		hsize += sizeBytesField(5, meta)
+	}
+	if prio >= 0 {
+		hsize += sizeVarintField(6, uint64(prio))
 	}
 	if timeoutMs > 0 {
 		hsize += sizeVarintField(7, uint64(timeoutMs))
@@ -76,6 +94,9 @@ func appendRequestFrame(b []byte, callID uint32, method string, timeoutMs uint32
 	if cells != nil {
 		b = appendLen(b, 5, meta)
 		b = appendVarintField(b, 1, uint64(len(cells)))
+	}
+	if prio >= 0 {
+		b = appendVarintField(b, 6, uint64(prio))
 	}
 	if timeoutMs > 0 {
 		b = appendVarintField(b, 7, uint64(timeoutMs))

@@ -34,14 +34,16 @@ func TestRequestFrameRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		id      uint32
 		method  string
+		prio    priority
 		timeout uint32
 		param   []byte
 	}{
-		{1, "Get", 0, []byte{1, 2, 3}},
-		{300, "Mutate", 60000, bytes.Repeat([]byte{7}, 200)},
-		{0xFFFFFFFE, "getProcedureResult", 1, nil},
+		{1, "Get", prioNormal, 0, []byte{1, 2, 3}},
+		{300, "Mutate", prioNormal, 60000, bytes.Repeat([]byte{7}, 200)},
+		{301, "Scan", prioSystem, 60000, []byte{9}},
+		{0xFFFFFFFE, "getProcedureResult", prioUnset, 1, nil},
 	} {
-		f := appendRequestFrame([]byte("junk"), tc.id, tc.method, tc.timeout, tc.param, nil)[4:]
+		f := appendRequestFrame([]byte("junk"), tc.id, tc.method, tc.prio, tc.timeout, tc.param, nil)[4:]
 		if n := binary.BigEndian.Uint32(f); int(n) != len(f)-4 {
 			t.Errorf("%+v: total length %d, frame has %d bytes after it", tc, n, len(f)-4)
 			continue
@@ -55,7 +57,8 @@ func TestRequestFrameRoundTrip(t *testing.T) {
 		}
 		p, m := protowire.ConsumeBytes(b[n:])
 		if hdr.GetCallId() != tc.id || hdr.GetMethodName() != tc.method || !hdr.GetRequestParam() ||
-			hdr.GetTimeout() != tc.timeout || (tc.timeout == 0) != (hdr.Timeout == nil) {
+			hdr.GetTimeout() != tc.timeout || (tc.timeout == 0) != (hdr.Timeout == nil) ||
+			(tc.prio == prioUnset) != (hdr.Priority == nil) || (hdr.Priority != nil && hdr.GetPriority() != uint32(tc.prio)) {
 			t.Errorf("%+v: header %v", tc, &hdr)
 		}
 		if m < 0 || !bytes.Equal(p, tc.param) || n+m != len(b) {
@@ -63,7 +66,7 @@ func TestRequestFrameRoundTrip(t *testing.T) {
 		}
 	}
 	// The example header of hbase-wire.md §2.1.
-	f := appendRequestFrame(nil, 1, "Get", 0, nil, nil)
+	f := appendRequestFrame(nil, 1, "Get", prioUnset, 0, nil, nil)
 	if want := []byte{0x09, 0x08, 0x01, 0x1A, 0x03, 'G', 'e', 't', 0x20, 0x01}; !bytes.Equal(f[4:4+len(want)], want) {
 		t.Errorf("Get header for call 1: % x, want % x", f[4:4+len(want)], want)
 	}

@@ -35,6 +35,7 @@ type Server struct {
 	refuseCodec bool
 	handle      Handler
 	cells       []byte // cell block of the request being handled
+	prio        int64  // header priority of the request being handled (-1: none)
 
 	wmu  sync.Mutex
 	wbuf []byte
@@ -50,6 +51,10 @@ func (s *Server) Codec() string { return s.codec }
 // HasVersionInfo reports whether the connection header carried a
 // VersionInfo (field 5).
 func (s *Server) HasVersionInfo() bool { return s.hasVersion }
+
+// Priority returns the RequestHeader priority of the request being handled,
+// -1 if it has none. It is only meaningful during the Handler call.
+func (s *Server) Priority() int64 { return s.prio }
 
 // CellBlock returns the cell block that came with the request being
 // handled (nil if none). It is only valid during the Handler call.
@@ -197,6 +202,7 @@ func (s *Server) serve() {
 		var id uint32
 		var method []byte
 		cellLen := -1
+		s.prio = -1
 		for len(h) > 0 {
 			num, typ, n := protowire.ConsumeTag(h)
 			if n < 0 {
@@ -210,6 +216,9 @@ func (s *Server) serve() {
 			case num == 3 && typ == protowire.BytesType:
 				v, n := protowire.ConsumeBytes(h)
 				method, h = v, h[n:]
+			case num == 6 && typ == protowire.VarintType:
+				v, n := protowire.ConsumeVarint(h)
+				s.prio, h = int64(v), h[n:]
 			case num == 5 && typ == protowire.BytesType: // CellBlockMeta{1: length}
 				v, n := protowire.ConsumeBytes(h)
 				cellLen, h = 0, h[n:]
