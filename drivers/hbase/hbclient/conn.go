@@ -215,6 +215,13 @@ func (c *rpcConn) readLoop() {
 		}
 		cl.frame, cl.resp = fb, resp
 		cl.ch <- struct{}{}
+		if r.Buffered() == 0 {
+			// Every response read so far is handed out: let the callers
+			// it woke run (and send their next requests) before reading
+			// again. The next read then finds more responses waiting
+			// instead of failing with EAGAIN and parking on the poller.
+			runtime.Gosched()
+		}
 	}
 }
 
