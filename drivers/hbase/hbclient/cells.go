@@ -101,7 +101,8 @@ func appendMutateRequestNoData(b []byte, region []byte, m *Mutation) []byte {
 }
 
 // decodeKeyValues appends the first n cells of the KeyValueCodec block b to
-// r (copying into r's arena) and returns the rest of the block.
+// r (copying into r's arena unless r adopted the frame) and returns the
+// rest of the block.
 func (r *Result) decodeKeyValues(b []byte, n int) ([]byte, error) {
 	for ; n > 0; n-- {
 		if len(b) < 12 {
@@ -123,7 +124,7 @@ func (r *Result) decodeKeyValues(b []byte, n int) ([]byte, error) {
 		if ql < 0 {
 			return nil, fmt.Errorf("cell block: family of %d bytes in a key of %d: %w", fl, k, errCorrupt)
 		}
-		if cap(r.arena)-len(r.arena) < k+v {
+		if r.frame == nil && cap(r.arena)-len(r.arena) < k+v {
 			// Cells decoded so far keep pointing into the old arena.
 			r.arena = make([]byte, 0, max(2*cap(r.arena), k+v))
 		}

@@ -304,3 +304,52 @@ func TestClientMultiAllocs(t *testing.T) {
 		t.Logf("Multi of %d puts: %.0f allocations", n, a)
 	}
 }
+
+// TestClientGetResultOwnsFrame: a Get's Result keeps the response frame its
+// cells point into (no copy), so they stay intact while other Gets run and
+// reuse pooled frames, until the Result is reset; with cell blocks and with
+// protobuf cells.
+func TestClientGetResultOwnsFrame(t *testing.T) {
+	for _, cellBlock := range []bool{true, false} {
+		// The value of every cell names the row asked for.
+		c := fakeClient(t, func(s *hbtest.Server, id uint32, method, param []byte) {
+			var req pb.GetRequest
+			if err := proto.Unmarshal(param, &req); err != nil {
+				t.Errorf("GetRequest: %v", err)
+			}
+			row := string(req.GetGet().GetRow())
+			cells := []*pb.Cell{pbCell(row, "f", "field0", "v-"+row, 1), pbCell(row, "f", "field1", "w-"+row, 1)}
+			if cellBlock {
+				body, _ := proto.Marshal(&pb.GetResponse{Result: &pb.Result{AssociatedCellCount: proto.Int32(2)}})
+				s.ReplyCells(id, body, hbtest.KeyValues(cells...))
+				return
+			}
+			s.ReplyMsg(id, &pb.GetResponse{Result: &pb.Result{Cell: cells}})
+		})
+		ctx := context.Background()
+		var first Result
+		if err := c.Get(ctx, "t", []byte("r0"), []byte("f"), nil, &first); err != nil {
+			t.Fatal(err)
+		}
+		if first.frame == nil {
+			t.Errorf("cell block %v: the Result did not keep the response frame", cellBlock)
+		}
+		var other Result
+		for i := 1; i <= 50; i++ {
+			row := fmt.Sprintf("r%d", i)
+			if err := c.Get(ctx, "t", []byte(row), []byte("f"), nil, &other); err != nil {
+				t.Fatal(err)
+			}
+			if v, _ := other.Value([]byte("f"), []byte("field1")); string(v) != "w-"+row {
+				t.Fatalf("cell block %v: Get %s: field1 = %q", cellBlock, row, v)
+			}
+		}
+		if len(first.Cells) != 2 || string(first.Row()) != "r0" || string(first.Cells[0].Value) != "v-r0" || string(first.Cells[1].Value) != "w-r0" {
+			t.Errorf("cell block %v: the first Get's cells changed under later Gets: %+v", cellBlock, first.Cells)
+		}
+		first.Reset()
+		if first.frame != nil || len(first.Cells) != 0 {
+			t.Errorf("cell block %v: Reset kept the frame or cells", cellBlock)
+		}
+	}
+}

@@ -104,6 +104,9 @@ func (c *Client) get1(ctx context.Context, reg *region, row, family []byte, qual
 	if err != nil {
 		return err
 	}
+	// res takes the response frame and its cells point into it: no copy.
+	res.adopt(cl.frame)
+	cl.frame = nil
 	err = decodeGetResponse(cl.resp.body, cl.resp.cells, res)
 	cl.release()
 	return err

@@ -27,10 +27,27 @@ type Result struct {
 	// Result (never set by this client's scans, which ask for whole rows).
 	Partial bool
 	arena   []byte
+	// frame, when not nil, is the response frame the cells point into (a
+	// Get's, kept instead of copying its cells: see adopt); it goes back
+	// to framePool on Reset.
+	frame *[]byte
+}
+
+// adopt makes r the owner of a response frame whose cells it is about to
+// decode: they are then not copied (keep returns them in place).
+func (r *Result) adopt(frame *[]byte) {
+	if r.frame != nil {
+		framePool.Put(r.frame)
+	}
+	r.frame = frame
 }
 
 // Reset empties r, keeping its storage.
 func (r *Result) Reset() {
+	if r.frame != nil {
+		framePool.Put(r.frame)
+		r.frame = nil
+	}
 	r.Cells = r.Cells[:0]
 	r.arena = r.arena[:0]
 	r.Partial = false

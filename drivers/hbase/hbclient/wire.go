@@ -372,10 +372,10 @@ func appendMutateRequest(b []byte, region []byte, m *Mutation) []byte {
 }
 
 // decode appends the cells of the serialized Result b to r, copying their
-// bytes into r's arena. It returns the Result's associated_cell_count: how
+// bytes into r's arena (unless they are in a frame r adopted). It returns the Result's associated_cell_count: how
 // many more of its cells are in the response's cell block.
 func (r *Result) decode(b []byte) (assoc int, err error) {
-	if cap(r.arena)-len(r.arena) < len(b) {
+	if r.frame == nil && cap(r.arena)-len(r.arena) < len(b) {
 		n := 2 * cap(r.arena)
 		if n < len(b) {
 			n = len(b)
@@ -425,6 +425,9 @@ func (r *Result) decode(b []byte) (assoc int, err error) {
 }
 
 func (r *Result) keep(v []byte) []byte {
+	if r.frame != nil { // v is in the adopted frame, which r owns
+		return v[:len(v):len(v)]
+	}
 	s := len(r.arena)
 	r.arena = append(r.arena, v...)
 	return r.arena[s:len(r.arena):len(r.arena)]
