@@ -55,12 +55,23 @@ func (c *conn) qualifiers(fields drivers.FieldSet) ([][]byte, error) {
 	return c.quals, nil
 }
 
-// fill copies the cells of c.res that name schema fields into dst.
+// fill copies the cells of c.res that name schema fields into dst. A row's
+// cells come in qualifier order, so they are matched by a merge with the
+// fields in that order (no hashing); a cell out of that order falls back to
+// the map.
 func (c *conn) fill(dst *drivers.Record) {
 	dst.Reset()
+	s := c.db.sorted
+	j := 0
 	for i := range c.res.Cells {
 		cell := &c.res.Cells[i]
-		if f, ok := c.db.index[string(cell.Qualifier)]; ok {
+		for j < len(s) && bytes.Compare(s[j].qual, cell.Qualifier) < 0 {
+			j++
+		}
+		if j < len(s) && bytes.Equal(s[j].qual, cell.Qualifier) {
+			dst.Set(s[j].field, cell.Value)
+			j++
+		} else if f, ok := c.db.index[string(cell.Qualifier)]; ok {
 			dst.Set(f, cell.Value)
 		}
 	}

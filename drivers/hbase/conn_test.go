@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/gobench/gobench/drivers"
+	"github.com/gobench/gobench/drivers/hbase/hbclient"
 	"github.com/gobench/gobench/drivers/hbase/hbtest"
 	"github.com/gobench/gobench/drivers/hbase/pb"
 )
@@ -216,5 +218,47 @@ func TestDBNotes(t *testing.T) {
 	want := []string{"hbase: 1 hbase:meta lookups (at most 1 at once), 1 RegionServer dials (0 failed), 0 RegionMovedException locations followed"}
 	if n := db.Notes(); strings.Join(n, "|") != strings.Join(want, "|") {
 		t.Errorf("Notes = %q; want %q", n, want)
+	}
+}
+
+// TestFillMatchesQualifiers: fill puts every cell naming a schema field into
+// that field, whatever the cells' order (a row's cells come sorted by
+// qualifier: field10 before field2) and skipping qualifiers outside the
+// schema.
+func TestFillMatchesQualifiers(t *testing.T) {
+	var fields []string
+	for i := 0; i < 12; i++ {
+		fields = append(fields, fmt.Sprintf("field%d", i))
+	}
+	db := NewDB(Config{Family: "f"}, drivers.Schema{Table: "t", Fields: fields})
+	defer db.Close()
+	c := &conn{db: db}
+	for _, quals := range [][]string{
+		{"field0", "field1", "field10", "field11", "field2", "field3", "field4", "field5", "field6", "field7", "field8", "field9"}, // HBase's order
+		{"aaa", "field1", "field10", "other", "field5", "zzz"},
+		{"field9", "field3", "field10", "field0"}, // out of order
+		{"field7"},
+	} {
+		c.res.Reset()
+		c.res.Cells = c.res.Cells[:0]
+		for _, q := range quals {
+			c.res.Cells = append(c.res.Cells, hbclient.Cell{Qualifier: []byte(q), Value: []byte("v-" + q)})
+		}
+		rec := drivers.NewRecord(len(fields))
+		c.fill(rec)
+		want := 0
+		for _, q := range quals {
+			var f int
+			if _, err := fmt.Sscanf(q, "field%d", &f); err != nil {
+				continue
+			}
+			want++
+			if v, ok := rec.Get(f); !ok || string(v) != "v-"+q {
+				t.Errorf("cells %v: field %d = %q, %v; want %q", quals, f, v, ok, "v-"+q)
+			}
+		}
+		if rec.Count() != want {
+			t.Errorf("cells %v: %d fields set, want %d", quals, rec.Count(), want)
+		}
 	}
 }

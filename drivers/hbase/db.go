@@ -1,9 +1,11 @@
 package hbase
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gobench/gobench/drivers"
@@ -19,10 +21,17 @@ type DB struct {
 	family []byte
 	fields [][]byte       // qualifier of field i
 	index  map[string]int // field index by qualifier
+	sorted []qualField    // the fields in qualifier (HBase cell) order
 	client *hbclient.Client
 
 	setupMu   sync.Mutex
 	setupDone bool
+}
+
+// qualField is a schema field and its qualifier.
+type qualField struct {
+	qual  []byte
+	field int
 }
 
 // NewDB returns a DB for cfg and schema s. Nothing is dialled until the
@@ -32,7 +41,9 @@ func NewDB(cfg Config, s drivers.Schema) *DB {
 	for i, f := range s.Fields {
 		db.fields = append(db.fields, []byte(f))
 		db.index[f] = i
+		db.sorted = append(db.sorted, qualField{[]byte(f), i})
 	}
+	slices.SortFunc(db.sorted, func(a, b qualField) int { return bytes.Compare(a.qual, b.qual) })
 	db.client = hbclient.New(cfg.Client)
 	return db
 }
