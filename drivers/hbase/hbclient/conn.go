@@ -42,6 +42,8 @@ type rpcConn struct {
 
 	writeTimeout time.Duration
 	deadlineSet  time.Time // when the write deadline was last moved; by the writer only
+
+	watchMin, watchTick time.Duration // see watchMin
 }
 
 // call is one in-flight RPC. Calls are pooled; each owns a reusable timer.
@@ -51,7 +53,26 @@ type call struct {
 	resp  responseFrame
 	err   error
 	timer *time.Timer
+	// expiry (Unix ns; 0: none) is when the connection's watchdog fails
+	// the call with errTimeout, naming method and timeout. Set before the
+	// call is pending, read under rpcConn.mu.
+	expiry  int64
+	method  string
+	timeout time.Duration
 }
+
+// RPC timeouts of at least watchMin (the usual 60 s ones) are enforced by
+// one watchdog goroutine per connection that looks at the pending calls
+// every watchTick (see watch), not by a timer per call: arming and stopping
+// a timer, and a third case in the call's select, cost a few percent of
+// the client's CPU per call. Such a timeout fires up to watchTick late.
+// Shorter timeouts keep the timer. A connection takes both when dialled;
+// tests change them.
+var watchMin, watchTick = func() (m, t atomic.Int64) {
+	m.Store(int64(2 * time.Second))
+	t.Store(int64(100 * time.Millisecond))
+	return
+}()
 
 var callPool = sync.Pool{New: func() any {
 	t := time.NewTimer(time.Hour)
@@ -77,6 +98,7 @@ func (cl *call) release() {
 		framePool.Put(cl.frame)
 	}
 	cl.frame, cl.resp, cl.err = nil, responseFrame{}, nil
+	cl.expiry, cl.method = 0, ""
 	callPool.Put(cl)
 }
 
@@ -116,8 +138,38 @@ func dialConn(ctx context.Context, o *Options, addr, service string, codec bool,
 	if service == "ClientService" {
 		c.prio = prioNormal
 	}
+	c.watchMin, c.watchTick = time.Duration(watchMin.Load()), time.Duration(watchTick.Load())
 	go c.readLoop()
+	go c.watch()
 	return c, nil
+}
+
+// watch fails, every watchTick, the pending calls whose expiry has passed,
+// until the connection dies.
+func (c *rpcConn) watch() {
+	t := time.NewTicker(c.watchTick)
+	defer t.Stop()
+	var expired []*call
+	for range t.C {
+		if c.dead.Load() {
+			return
+		}
+		now := time.Now().UnixNano()
+		expired = expired[:0]
+		c.mu.Lock()
+		for id, cl := range c.pending {
+			if cl.expiry != 0 && now >= cl.expiry {
+				delete(c.pending, id)
+				expired = append(expired, cl)
+			}
+		}
+		c.mu.Unlock()
+		for i, cl := range expired {
+			cl.err = fmt.Errorf("%s to %s: %w after %v: %w", cl.method, c.addr, errTimeout, cl.timeout, ErrConnection)
+			cl.ch <- struct{}{}
+			expired[i] = nil
+		}
+	}
 }
 
 // alive reports whether the connection can still carry calls.
@@ -246,19 +298,11 @@ func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, pa
 	if id == 0xFFFFFFFF || id == 0 {
 		id = c.nextID.Add(2)
 	}
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
-		cl.release()
-		return nil, err
-	}
-	c.pending[id] = cl
-	c.mu.Unlock()
 
 	// The server is told the smaller of the RPC timeout and the context's
-	// remaining time; the timer only runs when the RPC timeout is the
-	// smaller one (otherwise ctx.Done fires first).
+	// remaining time; the client's own timeout only runs when the RPC
+	// timeout is the smaller one (otherwise ctx.Done fires first): a long
+	// one by the watchdog, a short one by the call's timer.
 	serverTimeout := timeout
 	if dl, ok := ctx.Deadline(); ok {
 		if d := time.Until(dl); d > 0 && (timeout == 0 || d < timeout) {
@@ -269,23 +313,43 @@ func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, pa
 	if serverTimeout > 0 {
 		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
+	if timeout >= c.watchMin {
+		cl.expiry, cl.method, cl.timeout = time.Now().Add(timeout).UnixNano(), method, timeout
+		timeout = 0
+	}
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		cl.release()
+		return nil, err
+	}
+	c.pending[id] = cl
+	c.mu.Unlock()
 	c.send(id, method, prio, toMs, param, cells)
 
-	var expired <-chan time.Time
 	if timeout > 0 {
 		cl.timer.Reset(timeout)
-		expired = cl.timer.C
-	}
-	select {
-	case <-cl.ch:
-		cl.timer.Stop()
-	case <-ctx.Done():
-		cl.timer.Stop()
-		c.abandon(id, cl)
-		return nil, fmt.Errorf("%s to %s: %w", method, c.addr, ctx.Err())
-	case <-expired:
-		c.abandon(id, cl)
-		return nil, fmt.Errorf("%s to %s: %w after %v: %w", method, c.addr, errTimeout, timeout, ErrConnection)
+		select {
+		case <-cl.ch:
+			cl.timer.Stop()
+		case <-ctx.Done():
+			cl.timer.Stop()
+			c.abandon(id, cl)
+			return nil, fmt.Errorf("%s to %s: %w", method, c.addr, ctx.Err())
+		case <-cl.timer.C:
+			c.abandon(id, cl)
+			return nil, fmt.Errorf("%s to %s: %w after %v: %w", method, c.addr, errTimeout, timeout, ErrConnection)
+		}
+	} else if done := ctx.Done(); done != nil {
+		select {
+		case <-cl.ch:
+		case <-done:
+			c.abandon(id, cl)
+			return nil, fmt.Errorf("%s to %s: %w", method, c.addr, ctx.Err())
+		}
+	} else {
+		<-cl.ch
 	}
 	if cl.err != nil {
 		err := cl.err

@@ -161,3 +161,53 @@ func TestConnTimeouts(t *testing.T) {
 		t.Errorf("timeouts killed the connection")
 	}
 }
+
+// TestConnWatchdogTimeout: an RPC timeout of at least watchMin has no timer
+// of its own; the connection's watchdog fails the call with errTimeout once
+// it is due (within a tick), the late answer is dropped and the connection
+// keeps working. A call answered in time is not failed.
+func TestConnWatchdogTimeout(t *testing.T) {
+	oldMin, oldTick := watchMin.Swap(int64(50*time.Millisecond)), watchTick.Swap(int64(10*time.Millisecond))
+	defer func() { watchMin.Store(oldMin); watchTick.Store(oldTick) }()
+	var mu sync.Mutex
+	var late []uint32
+	c, _ := dialFake(t, func(s *hbtest.Server, id uint32, method, param []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		if string(method) == "Slow" {
+			late = append(late, id)
+			return
+		}
+		for _, l := range late {
+			s.Reply(l, []byte("late"))
+		}
+		late = nil
+		if string(method) == "Fast" {
+			s.Reply(id, []byte("fast"))
+			return
+		}
+		go func() { // "InTime": answered well before its timeout
+			time.Sleep(20 * time.Millisecond)
+			s.Reply(id, []byte("in time"))
+		}()
+	})
+	start := time.Now()
+	_, err := c.call(context.Background(), "Slow", nil, 80*time.Millisecond)
+	if took := time.Since(start); !errors.Is(err, errTimeout) || classify(err) != actRelocate || took < 80*time.Millisecond || took > 2*time.Second {
+		t.Errorf("slow call with an 80ms RPC timeout (watchdog): %v after %v; want errTimeout after 80ms and a tick", err, took)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i := 0; i < 3; i++ {
+		for _, m := range []string{"Fast", "InTime"} {
+			cl, err := c.call(ctx, m, nil, 100*time.Millisecond)
+			if err != nil {
+				t.Fatalf("%s call %d after the timeout: %v", m, i, err)
+			}
+			cl.release()
+		}
+	}
+	if !c.alive() {
+		t.Errorf("the timeout killed the connection")
+	}
+}
