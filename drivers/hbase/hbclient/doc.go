@@ -28,9 +28,15 @@
 //     net.Conn), which keeps the runtime's sysmon thread from waking at
 //     every idle-to-busy turn of the process; one reader
 //     goroutine matches responses to waiting calls by call id, so many calls
-//     are in flight per connection and answers may come in any order. A
+//     are in flight per connection and answers may come in any order; once
+//     it has handed out every response read it yields, so the callers it
+//     woke send their next requests before it reads again. A
 //     call waits for its response, its context, or the RPC timeout (the
-//     server is told the remaining time). A dead connection fails every
+//     server is told the remaining time; timeouts of 2 s or more are
+//     enforced by a watchdog per connection, shorter ones by a timer per
+//     call). Every RegionServer request header carries a priority, as
+//     Java's client's do (0 for user tables, 200 for hbase:meta), so the
+//     server does not derive one per call. A dead connection fails every
 //     pending call with an error wrapping [ErrConnection] and is re-dialled
 //     on next use. Dials are per server and run on their own:
 //     one dial in flight per server, shared by the callers that need it,
@@ -76,7 +82,8 @@
 //   - Allocation: the per-operation paths (Get, Mutate, Scan requests,
 //     their cell blocks and Result decoding) are encoded and decoded by hand
 //     with protowire into pooled buffers; a reused [Result] owns the
-//     returned bytes. Get, Mutate and Scan allocate nothing in steady state;
+//     returned bytes (a Get's Result keeps the response frame itself and
+//     its cells point into it, until Reset). Get, Mutate and Scan allocate nothing in steady state;
 //     a Multi allocates a few times per call, not per mutation (responses without exceptions are
 //     checked without decoding). Meta lookups, failed Multi responses and
 //     admin calls use the generated messages.
