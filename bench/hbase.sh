@@ -218,7 +218,8 @@ report() {
 	}'
 }
 
-echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $(git rev-parse --short HEAD 2>/dev/null), load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ -n "${GOBENCH:-}" ]; then gbver="$GOBENCH (GOBENCH)"; else gbver="built from $(git rev-parse --short HEAD 2>/dev/null)"; fi
+echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $gbver, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
 echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
 [ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
