@@ -85,6 +85,11 @@ func freeze(t *testing.T, pid int) (thaw func()) {
 		stopWatchdog()
 		t.Fatalf("SIGSTOP %d: %v", pid, err)
 	}
+	if err := waitStopped(pid, 5*time.Second); err != nil {
+		syscall.Kill(pid, syscall.SIGCONT)
+		stopWatchdog()
+		t.Fatal(err)
+	}
 	var once sync.Once
 	thaw = func() {
 		once.Do(func() {
@@ -96,6 +101,43 @@ func freeze(t *testing.T, pid int) (thaw func()) {
 	}
 	t.Cleanup(thaw)
 	return thaw
+}
+
+// waitStopped waits until every thread of pid is stopped (state T in
+// /proc/PID/task/*/stat). kill(SIGSTOP) returns once the signal is queued:
+// a JVM thread running on the other CPU, or on a vCPU the host has paused,
+// can still answer a request before it stops (in one run of make test a
+// Read succeeded 3 ms after the SIGSTOP).
+func waitStopped(pid int, bound time.Duration) error {
+	end := time.Now().Add(bound)
+	for {
+		stats, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		running := 0
+		for _, f := range stats {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue // the thread has exited
+			}
+			// The state follows the command name, which may hold spaces
+			// and parentheses: it is the field after the last ')'.
+			i := bytes.LastIndexByte(b, ')')
+			if i < 0 || i+2 >= len(b) {
+				continue
+			}
+			switch b[i+2] {
+			case 'T', 't', 'Z', 'X':
+			default:
+				running++
+			}
+		}
+		if len(stats) > 0 && running == 0 {
+			return nil
+		}
+		if time.Now().After(end) {
+			return fmt.Errorf("pid %d: %d of its %d threads still not stopped %v after SIGSTOP", pid, running, len(stats), bound)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // frozenFixture is a table with records user0..user4 and del1..del4, and
