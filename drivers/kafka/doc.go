@@ -11,9 +11,12 @@
 // retried (on a leader change, a broker restart, a frozen broker's timed-out
 // request) until kafka.deliverytimeout (120 s) has passed since it was
 // produced; only then, or on a non-retriable error, is it failed, and the
-// workload counts it. franz-go never fails a record whose request is in
-// flight without an answer (that could break idempotence), so a frozen
-// broker costs latency. Batches are capped at kafka.batchsize per partition,
+// workload counts it. As in Java (KIP-91), that bound holds for a record
+// whose request is in flight to a broker that stopped answering too: by
+// default franz-go would wait for that request's outcome however long a
+// frozen broker takes, so the producer allows the cancellation
+// (AllowIdempotentProduceCancellation) and bumps its epoch after, as Java's
+// does for an unresolved sequence (KIP-360). Batches are capped at kafka.batchsize per partition,
 // raised per topic to fit its first record (Java sends a record larger than
 // batch.size alone); a later record larger than its topic's cap goes
 // through a second producer client capped at kafka.maxmessagebytes. Keyed
@@ -41,7 +44,7 @@
 //	enable.idempotence                     DisableIdempotentWrite (when false)              kafka.idempotence
 //	max.in.flight.requests.per.connection  MaxProduceRequestsInflightPerBroker              kafka.inflight
 //	retries                                RecordRetries                                    kafka.retries
-//	delivery.timeout.ms                    RecordDeliveryTimeout                            kafka.deliverytimeout
+//	delivery.timeout.ms                    RecordDeliveryTimeout (+ AllowIdempotentProduceCancellation) kafka.deliverytimeout
 //	compression.type                       ProducerBatchCompression                         kafka.compression
 //	compression.gzip.level                 GzipCompression().WithLevel                      kafka.gziplevel
 //	compression.lz4.level                  Lz4Compression().WithLevel                       kafka.lz4level

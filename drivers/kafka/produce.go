@@ -37,6 +37,15 @@ func (db *DB) producerOpts(limit func(string) int32, request int64) []kgo.Opt {
 	}
 	if !c.Idempotence {
 		opts = append(opts, kgo.DisableIdempotentWrite(), kgo.MaxProduceRequestsInflightPerBroker(c.InFlight))
+	} else {
+		// Java's delivery.timeout.ms bounds the time from send to its
+		// callback even for a batch in flight to a broker that stopped
+		// answering (KIP-91); the producer then bumps its epoch for the
+		// unresolved sequence (KIP-360). franz-go by default waits for an
+		// in-flight idempotent batch's outcome however long that takes: a
+		// frozen broker held every update of a YCSB run for the whole
+		// freeze.
+		opts = append(opts, kgo.AllowIdempotentProduceCancellation())
 	}
 	if c.Retries >= 0 {
 		opts = append(opts, kgo.RecordRetries(c.Retries+1)) // franz-go counts tries
