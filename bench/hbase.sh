@@ -24,7 +24,9 @@
 # first alternating, and each figure is the median over the rounds, with the lowest and
 # highest per-round ratio beside it: the run-to-run spread on this machine), CLIENT_CPU (1), SERVER_CPU (0), LOCK (/tmp/gobench-realservers.lock, taken around each load
 # and each measured run, not the whole script; LOCK= for none), GOBENCH (a gobench binary with
-# the hbase driver; default: built from ./cmd/gobench).
+# the hbase driver; default: built from ./cmd/gobench), PEER (another gobench binary: it takes
+# Java YCSB's place, loading and running the second table the same way, for an A/B of two
+# gobench builds under the same conditions; the columns are then gobench and peer).
 # Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
 # (gobench_bench_go / gobench_bench_java, pre-split at YCSB's keys) and runs every workload on
 # it; the tables stay afterwards and the next run drops and recreates them.
@@ -62,6 +64,10 @@ if [ -z "$gobench" ]; then
 	gobench=$out/gobench
 	go build -o "$gobench" ./cmd/gobench || exit 1
 fi
+peer=${PEER:-}
+if [ -n "$peer" ]; then
+	[ -x "$peer" ] || { echo "bench/hbase.sh: PEER=\"$peer\": want an executable gobench binary" >&2; exit 2; }
+fi
 tgo=gobench_bench_go
 tjava=gobench_bench_java
 pidfile=${GOBENCH_RUN:-/tmp/gobench-testenv}/hbase/pid
@@ -97,7 +103,11 @@ measured() {
 	# operationcount=0 as "no thread" and does nothing)
 	case $tool in
 	gobench) taskset -c "$ccpu" "$gobench" run -db hbase "${common[@]}" -p "table=$tgo" >"$out/$name" 2>"$out/$name.err" & ;;
-	java) taskset -c "$ccpu" testenv/ycsb.sh run "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" & ;;
+	java) if [ -n "$peer" ]; then
+		taskset -c "$ccpu" "$peer" run -db hbase "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" &
+	else
+		taskset -c "$ccpu" testenv/ycsb.sh run "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" &
+	fi ;;
 	esac
 	cpid=$!
 	: >"$out/$name.cpu"
@@ -227,12 +237,20 @@ echo "each run $((warmup + duration)) s, measured over the status lines after th
 locked "$gobench" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tgo" \
 	-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.go" 2>"$out/load.go.err" ||
 	fail "gobench load" "$out/load.go.err"
-locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
-	fail "Java table creation" "$out/create.java"
-locked testenv/ycsb.sh load -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" >"$out/load.java" 2>"$out/load.java.err" ||
-	fail "Java YCSB load" "$out/load.java.err"
+if [ -n "$peer" ]; then
+	locked "$peer" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" \
+		-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.java" 2>"$out/load.java.err" ||
+		fail "peer load" "$out/load.java.err"
+else
+	locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
+		fail "Java table creation" "$out/create.java"
+	locked testenv/ycsb.sh load -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" >"$out/load.java" 2>"$out/load.java.err" ||
+		fail "Java YCSB load" "$out/load.java.err"
+fi
 
-printf "%-10s %-22s %12s %12s %8s\n" run metric gobench java ratio
+side=java
+[ -z "$peer" ] || { side=peer; echo "peer (in the java column): $peer (PEER)"; }
+printf "%-10s %-22s %12s %12s %8s\n" run metric gobench "$side" ratio
 k=0
 for w in "${workloads[@]}"; do
 	for t in $threads_list; do
@@ -251,4 +269,4 @@ for w in "${workloads[@]}"; do
 		report "${w#workload}/$t" "${names[@]}"
 	done
 done
-echo "ratios: throughput gobench/java; p99 java/gobench (above 1 = gobench faster); CPU gobench/java (below 1 = gobench cheaper)"
+echo "ratios: throughput gobench/$side; p99 $side/gobench (above 1 = gobench faster); CPU gobench/$side (below 1 = gobench cheaper)"

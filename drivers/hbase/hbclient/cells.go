@@ -54,8 +54,9 @@ func appendKeyValue(b, row, family, qualifier []byte, ts uint64, typ byte, value
 	return append(b, value...)
 }
 
-// usesCells reports whether m travels as cells in a cell block (a Put, or a
-// Delete of columns); a whole-row Delete has no cell and stays inline.
+// usesCells reports whether m travels as cells in a Multi's cell block (a
+// Put, or a Delete of columns); a whole-row Delete has no cell and stays
+// inline.
 func (m *Mutation) usesCells() bool { return m.hasColumns() }
 
 // appendMutationCells appends m's cells: one Put cell per column, or one
@@ -90,14 +91,6 @@ func appendMutationNoData(b []byte, m *Mutation) []byte {
 		b = appendVarintField(b, 6, uint64(m.Durability))
 	}
 	return appendVarintField(b, 8, uint64(len(m.Qualifiers)))
-}
-
-// appendMutateRequestNoData appends a MutateRequest for region whose
-// mutation's cells go in the cell block (appendMutationCells).
-func appendMutateRequestNoData(b []byte, region []byte, m *Mutation) []byte {
-	b = appendRegionSpec(b, 1, region)
-	b = appendLen(b, 2, mutationNoDataSize(m))
-	return appendMutationNoData(b, m)
 }
 
 // decodeKeyValues appends the first n cells of the KeyValueCodec block b to

@@ -174,13 +174,13 @@ func TestMutationCellBlocks(t *testing.T) {
 	put := &Mutation{Row: []byte("user1"), Type: Put, Family: []byte("f"), Qualifiers: bs("a", "b"), Values: bs("1", ""), Durability: SyncWAL}
 	del := &Mutation{Row: []byte("user2"), Type: Delete, Family: []byte("f"), Qualifiers: bs("a")}
 	rowDel := &Mutation{Row: []byte("user3"), Type: Delete}
-	var req pb.MutateRequest
-	if err := proto.Unmarshal(appendMutateRequestNoData(nil, []byte("reg"), put), &req); err != nil {
+	var mp pb.MutationProto
+	if err := proto.Unmarshal(appendMutationNoData(nil, put), &mp); err != nil {
 		t.Fatal(err)
 	}
 	want := &pb.MutationProto{Row: put.Row, MutateType: pb.MutationProto_PUT.Enum(), Durability: pb.MutationProto_SYNC_WAL.Enum(), AssociatedCellCount: proto.Int32(2)}
-	if !proto.Equal(req.GetMutation(), want) || string(req.GetRegion().GetValue()) != "reg" {
-		t.Errorf("no-data put: %v, want %v", &req, want)
+	if !proto.Equal(&mp, want) || len(appendMutationNoData(nil, put)) != mutationNoDataSize(put) {
+		t.Errorf("no-data put: %v, want %v", &mp, want)
 	}
 	for _, m := range []*Mutation{put, del} {
 		got, err := hbtest.ParseKeyValues(appendMutationCells(nil, m))
@@ -228,8 +228,12 @@ func TestParseScanResponseCellCounts(t *testing.T) {
 type cellFake struct {
 	t     *testing.T
 	mu    sync.Mutex
-	cells []*pb.Cell // request cells seen
-	rows  []string   // rows of the scan
+	cells []*pb.Cell // request cells seen in cell blocks
+	// a single Mutate's columns seen inline in its protobuf, and whether
+	// one came with a cell block
+	inline        int
+	mutateBlocked bool
+	rows          []string // rows of the scan
 }
 
 func (f *cellFake) handle(s *hbtest.Server, id uint32, method, param []byte) {
@@ -274,6 +278,14 @@ func (f *cellFake) handle(s *hbtest.Server, id uint32, method, param []byte) {
 			f.mu.Unlock()
 		}
 		if string(method) == "Mutate" {
+			var req pb.MutateRequest
+			_ = proto.Unmarshal(param, &req)
+			f.mu.Lock()
+			for _, cv := range req.GetMutation().GetColumnValue() {
+				f.inline += len(cv.GetQualifierValue())
+			}
+			f.mutateBlocked = f.mutateBlocked || s.CellBlock() != nil
+			f.mu.Unlock()
 			s.Reply(id, nil)
 			return
 		}
@@ -296,8 +308,10 @@ func pbCellNoTags(row, fam, q, v string) *pb.Cell {
 }
 
 // TestClientCellBlocks: by default Get and Scan results come back as cell
-// blocks and Put/Delete cells go out in cell blocks; with PBCells nothing
-// does; the results are the same either way.
+// blocks and a Multi's Put/Delete cells go out in cell blocks, while a
+// single Mutate carries its cells in the protobuf (as Java's client sends
+// it); with PBCells nothing travels in a cell block; the results are the
+// same either way.
 func TestClientCellBlocks(t *testing.T) {
 	for _, pbCells := range []bool{false, true} {
 		f := &cellFake{t: t, rows: []string{"a", "b", "c"}}
@@ -327,11 +341,14 @@ func TestClientCellBlocks(t *testing.T) {
 		}
 		var want []*pb.Cell
 		if !pbCells {
-			want = append(append(wantCells(&put), wantCells(&put)...), wantCells(&del)...)
+			want = append(wantCells(&put), wantCells(&del)...)
 		}
 		f.mu.Lock()
 		if !equalCells(f.cells, want) {
 			t.Errorf("PBCells %v: request cells %v, want %v", pbCells, f.cells, want)
+		}
+		if f.inline != 2 || f.mutateBlocked {
+			t.Errorf("PBCells %v: Mutate sent %d columns inline (want 2) and a cell block: %v", pbCells, f.inline, f.mutateBlocked)
 		}
 		f.mu.Unlock()
 		if s := n.Servers("rs:1"); len(s) != 1 || (s[0].Codec() == "") != pbCells {
@@ -392,8 +409,8 @@ func TestClientMetaLookupCellBlocks(t *testing.T) {
 	}
 }
 
-// TestClientCellBlockAllocs: with cell blocks both ways, Get, Mutate and
-// Scan still allocate nothing in steady state.
+// TestClientCellBlockAllocs: on a codec connection (cell-block results),
+// Get, Mutate and Scan still allocate nothing in steady state.
 func TestClientCellBlockAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")

