@@ -29,7 +29,9 @@
 # gobench builds under the same conditions; the columns are then gobench and peer).
 # Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
 # (gobench_bench_go / gobench_bench_java, pre-split at YCSB's keys) and runs every workload on
-# it; the tables stay afterwards and the next run drops and recreates them.
+# it; after both loads each table is flushed and major-compacted and the script waits until no
+# compaction runs (testenv/hbase-create-table.sh --compact), so a load's aftermath falls into
+# no measured window; the tables stay afterwards and the next run drops and recreates them.
 set -u -o pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -250,6 +252,12 @@ fi
 
 side=java
 [ -z "$peer" ] || { side=peer; echo "peer (in the java column): $peer (PEER)"; }
+# Settle both tables (flush, major compaction, wait until none runs), so that neither tool's
+# first windows carry the flushes and compactions of the loads.
+for tb in "$tgo" "$tjava"; do
+	locked testenv/hbase-create-table.sh "$tb" family 0 --compact >>"$out/settle" 2>&1 || fail "settling $tb" "$out/settle"
+done
+echo "tables settled after the load: $(grep -h 'flushed and major-compacted' "$out/settle" | sed 's/^table //' | paste -sd ';' | sed 's/;/; /g')"
 printf "%-10s %-22s %12s %12s %8s\n" run metric gobench "$side" ratio
 k=0
 for w in "${workloads[@]}"; do

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# testenv/hbase-create-table.sh [TABLE [FAMILY [NSPLITS]]] [--drop|--delete]
+# testenv/hbase-create-table.sh [TABLE [FAMILY [NSPLITS]]] [--drop|--delete|--compact]
 # Create an HBase table on the testenv HBase (ZooKeeper 127.0.0.1:2181), pre-split as
 # YCSB's HBase README prescribes: NSPLITS split points "user"+(1000+i*(9999-1000)/NSPLITS).
 # Defaults: usertable family 16. An existing table is kept unless --drop is given;
-# --delete only disables and deletes TABLE.
+# --delete only disables and deletes TABLE; --compact creates nothing: it flushes TABLE,
+# major-compacts it and waits until no compaction of it runs (bench/hbase.sh settles its
+# tables so after their load).
 # The helper (testenv/java/CreateTable.java) is compiled with javac against the HBase jars.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -11,7 +13,7 @@ drop=
 args=()
 for a in "$@"; do
 	case $a in
-	--drop | --delete) drop=$a ;;
+	--drop | --delete | --compact) drop=$a ;;
 	*) args+=("$a") ;;
 	esac
 done
