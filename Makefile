@@ -61,8 +61,12 @@ vet:
 	$(GO) vet -tags yarn $(PKGS)
 
 # -race needs cgo: CGO_ENABLED=1 and a C compiler (checked first).
+# The allocation checks the race detector skips (it allocates) run again
+# without it, in every package whose tests know raceEnabled.
+ALLOC_PKGS = $(shell grep -rl --include='*_test.go' 'raceEnabled' . | xargs -n1 dirname | sort -u)
 test-unit: check-unit vet
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -- -race -count=1
+	$(GO) test -count=1 -run 'Alloc|NotAllocate' $(ALLOC_PKGS)
 
 # Both passes; their streams are saved so that one list of slow and skipped
 # tests ends the log.
