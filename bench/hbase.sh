@@ -70,6 +70,9 @@ peer=${PEER:-}
 if [ -n "$peer" ]; then
 	[ -x "$peer" ] || { echo "bench/hbase.sh: PEER=\"$peer\": want an executable gobench binary" >&2; exit 2; }
 fi
+# The command in Java's place: Java YCSB, or the peer build (-db hbase as gobench's).
+javarun=(testenv/ycsb.sh run)
+[ -z "$peer" ] || javarun=("$peer" run -db hbase)
 tgo=gobench_bench_go
 tjava=gobench_bench_java
 pidfile=${GOBENCH_RUN:-/tmp/gobench-testenv}/hbase/pid
@@ -105,11 +108,7 @@ measured() {
 	# operationcount=0 as "no thread" and does nothing)
 	case $tool in
 	gobench) taskset -c "$ccpu" "$gobench" run -db hbase "${common[@]}" -p "table=$tgo" >"$out/$name" 2>"$out/$name.err" & ;;
-	java) if [ -n "$peer" ]; then
-		taskset -c "$ccpu" "$peer" run -db hbase "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" &
-	else
-		taskset -c "$ccpu" testenv/ycsb.sh run "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" &
-	fi ;;
+	java) taskset -c "$ccpu" "${javarun[@]}" "${common[@]}" -p "table=$tjava" >"$out/$name" 2>"$out/$name.err" & ;;
 	esac
 	cpid=$!
 	: >"$out/$name.cpu"
@@ -236,13 +235,15 @@ echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer +
 echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
 [ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
 # Load: each side into its own freshly created, pre-split table (not measured).
-locked "$gobench" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tgo" \
-	-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.go" 2>"$out/load.go.err" ||
-	fail "gobench load" "$out/load.go.err"
+# gobench_load BINARY TABLE LOG: a gobench build loads TABLE, dropped and created pre-split.
+gobench_load() {
+	locked "$1" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$2" \
+		-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/$3" 2>"$out/$3.err" ||
+		fail "load by $1" "$out/$3.err"
+}
+gobench_load "$gobench" "$tgo" load.go
 if [ -n "$peer" ]; then
-	locked "$peer" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" \
-		-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/load.java" 2>"$out/load.java.err" ||
-		fail "peer load" "$out/load.java.err"
+	gobench_load "$peer" "$tjava" load.java
 else
 	locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
 		fail "Java table creation" "$out/create.java"

@@ -9,11 +9,11 @@
 # The helper (testenv/java/CreateTable.java) is compiled with javac against the HBase jars.
 set -u -o pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-drop=
+mode=
 args=()
 for a in "$@"; do
 	case $a in
-	--drop | --delete | --compact) drop=$a ;;
+	--drop | --delete | --compact) mode=$a ;;
 	*) args+=("$a") ;;
 	esac
 done
@@ -30,4 +30,4 @@ te_xml_props "$conf/hbase-site.xml" hbase.zookeeper.quorum=127.0.0.1 hbase.zooke
 te_log4j2 "$conf/log4j2.properties" error
 exec "$TE_JAVA" "${TE_HBASE_JFLAGS[@]}" -Xmx256m -XX:TieredStopAtLevel=1 \
 	-Dlog4j2.configurationFile="$conf/log4j2.properties" \
-	-cp "$conf:$TE_CLASSES:$TE_CP" CreateTable "$table" "$family" "$nsplits" $drop
+	-cp "$conf:$TE_CLASSES:$TE_CP" CreateTable "$table" "$family" "$nsplits" $mode
