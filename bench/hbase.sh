@@ -26,7 +26,10 @@
 # and each measured run, not the whole script; LOCK= for none), GOBENCH (a gobench binary with
 # the hbase driver; default: built from ./cmd/gobench), PEER (another gobench binary: it takes
 # Java YCSB's place, loading and running the second table the same way, for an A/B of two
-# gobench builds under the same conditions; the columns are then gobench and peer).
+# gobench builds under the same conditions; the columns are then gobench and peer), TARGET (ops/s
+# for both tools, -target: the same offered load for both, below what either serves, so that
+# CPU per operation compares the clients at one rate instead of at whatever rate the server
+# reached in that run; a tool that falls more than 2 % short of it is named; default: none).
 # Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
 # (gobench_bench_go / gobench_bench_java, pre-split at YCSB's keys) and runs every workload on
 # it; after both loads each table is flushed and major-compacted and the script waits until no
@@ -46,7 +49,8 @@ lock=${LOCK-/tmp/gobench-realservers.lock}
 workloads=("$@")
 [ ${#workloads[@]} -gt 0 ] || workloads=(workloada workloadc)
 rounds=${ROUNDS:-1}
-for v in records warmup duration splits ccpu scpu rounds; do
+target=${TARGET:-0}
+for v in records warmup duration splits ccpu scpu rounds target; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || { echo "bench/hbase.sh: $v=\"${!v}\": want a whole number" >&2; exit 2; }
 done
 ncpu=$(nproc)
@@ -103,6 +107,7 @@ measured() {
 	local tool=$1 name=$2 w=$3 t=$4 cpid rc
 	local common=(-P "workloads/$w" -threads "$t" -s -p "recordcount=$records" -p operationcount=1000000000
 		-p "maxexecutiontime=$((warmup + duration))" -p status.interval=1)
+	[ "$target" = 0 ] || common+=(-target "$target")
 	pin_server || return 1
 	# (operationcount: a bound that maxexecutiontime reaches first; Java YCSB 0.17 takes
 	# operationcount=0 as "no thread" and does nothing)
@@ -184,7 +189,7 @@ report() {
 		read -r -a j < <(window "$n.java")
 		all+="${g[*]} ${j[*]};"
 	done
-	awk -v n="$label" -v all="$all" 'BEGIN {
+	awk -v n="$label" -v all="$all" -v target="$target" -v side="$side" 'BEGIN {
 		nr = split(all, rs, ";") - 1
 		for (r = 1; r <= nr; r++) {
 			split(rs[r], v, " ")
@@ -202,6 +207,10 @@ report() {
 		line(4, "client CPU s/100k ops", "%12.2f", 0)
 		line(5, "server CPU s/100k ops", "%12.2f", 0)
 		line(6, "ops in window", "%12.0f", -1)
+		if (target > 0) {
+			if (med(G, 1) < 0.98 * target) printf "%-10s gobench fell short of TARGET=%d ops/s: its CPU per operation is not at the same rate\n", n, target
+			if (med(J, 1) < 0.98 * target) printf "%-10s %s fell short of TARGET=%d ops/s: its CPU per operation is not at the same rate\n", n, side, target
+		}
 	}
 	# ratio of round r for metric m: gobench/java, or java/gobench when inv
 	function ratio(m, r, inv) {
@@ -233,6 +242,7 @@ if [ -n "${GOBENCH:-}" ]; then gbver="$GOBENCH (GOBENCH)"; else gbver="built fro
 echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $gbver, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
 echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
+[ "$target" = 0 ] || echo "both tools throttled to $target ops/s (-target $target): CPU per operation at one offered rate"
 [ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
 # Load: each side into its own freshly created, pre-split table (not measured).
 # gobench_load BINARY TABLE LOG: a gobench build loads TABLE, dropped and created pre-split.
