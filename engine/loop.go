@@ -43,23 +43,23 @@ func (p *progress) flush() {
 // until stopped), paced by the per-thread target schedule when one is set.
 // Unthrottled, it reads no clock of its own: each operation's intended
 // start is its actual start.
-func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCount, quota int64, stop <-chan struct{}) {
+func (r *Runner) loop(ctx context.Context, id int, task Task, m *Meter, slot *paddedCount, quota int64, stop <-chan struct{}) {
 	paced := r.tick > 0
 	prog := &progress{slot: slot, batch: progressBatch}
 	if paced {
 		prog.batch = 1
 	}
 	defer prog.flush()
-	var timer *time.Timer
+	var p *pacer
 	var threadStart time.Duration
 	m.intended = actualStart
 	if paced {
-		timer = time.NewTimer(time.Hour)
-		timer.Stop()
+		p = r.newPacer(id)
+		defer p.close()
 		// Java de-synchronises slow threads (<= 1000 ops/s) with a random
 		// first sleep of up to one tick.
 		if r.tick >= time.Millisecond {
-			if !r.sleep(m, timer, time.Duration(rand.Int64N(int64(r.tick))), stop) {
+			if !r.sleep(m, p, time.Duration(rand.Int64N(int64(r.tick))), stop) {
 				return
 			}
 		}
@@ -81,7 +81,7 @@ func (r *Runner) loop(ctx context.Context, task Task, m *Meter, slot *paddedCoun
 		if paced {
 			next := threadStart + time.Duration(issued)*r.tick
 			m.intended = next
-			if d := next - m.Now(); d > 0 && !r.sleep(m, timer, d, stop) {
+			if d := next - m.Now(); d > 0 && !r.sleep(m, p, d, stop) {
 				return
 			}
 		}
@@ -109,26 +109,4 @@ func (r *Runner) step(ctx context.Context, task Task, m *Meter, prog *progress) 
 		m.pending = false
 	}
 	return true
-}
-
-// sleep waits d (busy-waiting with spin.sleep), or until stop. It reports
-// whether the worker should go on.
-func (r *Runner) sleep(m *Meter, t *time.Timer, d time.Duration, stop <-chan struct{}) bool {
-	if r.set.SpinSleep {
-		end := m.Now() + d
-		for m.Now() < end {
-			if r.stopping.Load() {
-				return false
-			}
-		}
-		return true
-	}
-	t.Reset(d)
-	select {
-	case <-t.C:
-		return true
-	case <-stop:
-		t.Stop()
-		return false
-	}
 }

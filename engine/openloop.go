@@ -28,10 +28,9 @@ type openStats struct {
 // openLoop runs one worker of an open loop: it claims the next arrival,
 // waits for its time when it is early, and runs it with the arrival as the
 // operation's intended start, until the arrivals or the run end.
-func (r *Runner) openLoop(ctx context.Context, task Task, m *Meter, slot *paddedCount, stop <-chan struct{}, st *openStats) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
+func (r *Runner) openLoop(ctx context.Context, id int, task Task, m *Meter, slot *paddedCount, stop <-chan struct{}, st *openStats) {
+	p := r.newPacer(id)
+	defer p.close()
 	prog := &progress{slot: slot, batch: 1}
 	defer prog.flush()
 	for !r.stopping.Load() {
@@ -41,7 +40,7 @@ func (r *Runner) openLoop(ctx context.Context, task Task, m *Meter, slot *padded
 			return
 		}
 		if at > now {
-			if !r.sleep(m, timer, at-now, stop) {
+			if !r.sleep(m, p, at-now, stop) {
 				return
 			}
 			now = m.Now() - r.origin

@@ -35,6 +35,7 @@ type Runner struct {
 	measured atomic.Bool   // warm-up is over
 	stopping atomic.Bool   // no more operations may start
 	first    firstError
+	noFine   sync.Once // warned that a worker has no fine timer (pacer.go)
 
 	// The open loop (Settings.Arrival): the arrival process, and when its
 	// arrivals began (time since the run's base).
@@ -256,11 +257,11 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 				setReady()
 				select {
 				case <-begin:
-					r.openLoop(opCtx, task, m, &r.done[id%len(r.done)], stop, &open[id])
+					r.openLoop(opCtx, id, task, m, &r.done[id%len(r.done)], stop, &open[id])
 				case <-stop:
 				}
 			} else if err == nil {
-				r.loop(opCtx, task, m, &r.done[id%len(r.done)], r.quota[id], stop)
+				r.loop(opCtx, id, task, m, &r.done[id%len(r.done)], r.quota[id], stop)
 			}
 			if err == nil {
 				if tc, ok := task.(TaskCloser); ok {
