@@ -1,13 +1,10 @@
 package engine
 
 import (
-	"context"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gobench/gobench/drivers/driverstest"
 )
 
 // TestFineTimerEndsOnTime: a fine timer never ends a wait early, and it ends
@@ -71,21 +68,13 @@ func TestPacedStartsOnTime(t *testing.T) {
 	}
 	set := DefaultSettings()
 	set.Ops, set.Threads, set.Target, set.MeasurementInterval = 400, 1, 2000, "both"
-	r, err := New(set, &countJob{}, driverstest.NopDB{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	res, err := r.Run(context.Background(), WithLog(&log))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, log := runLogged(t, set, &countJob{})
 	p50 := res.Percentile("Intended-OP", 50)
 	if p50 < 0 || p50 > 300 {
 		t.Errorf("median intended-start latency of a no-op at 2000 ops/s: %d us; want under 300", p50)
 	}
-	if s := log.String(); strings.Contains(s, "fine timer") {
-		t.Errorf("the run warned: %s", s)
+	if strings.Contains(log, "fine timer") {
+		t.Errorf("the run warned: %s", log)
 	}
 }
 
@@ -95,14 +84,8 @@ func TestStopEndsPacedSleep(t *testing.T) {
 	set := DefaultSettings()
 	set.Ops, set.Threads, set.Target = 100, 1, 1
 	set.MaxExecutionTime = 300 * time.Millisecond
-	r, err := New(set, &countJob{}, driverstest.NopDB{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	start := time.Now()
-	if _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	runLogged(t, set, &countJob{})
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("a run of 300ms time limit paced at 1 op/s took %v", took)
 	}

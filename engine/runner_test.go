@@ -49,6 +49,22 @@ func (t *countTask) Step(ctx context.Context) bool {
 	return true
 }
 
+// runLogged runs job under set against a no-op DB and returns its result
+// and what it logged; any error fails the test.
+func runLogged(t *testing.T, set Settings, job Job) (*Result, string) {
+	t.Helper()
+	r, err := New(set, job, driverstest.NopDB{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	res, err := r.Run(context.Background(), WithLog(&log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, log.String()
+}
+
 func TestOpDivision(t *testing.T) {
 	set := DefaultSettings()
 	set.Ops, set.Threads = 10, 4
@@ -68,17 +84,9 @@ func TestRunCountsFailuresAndSetsUpOnce(t *testing.T) {
 	set := DefaultSettings()
 	set.Ops, set.Threads = 1000, 3
 	j := &countJob{fail: 10}
-	r, err := New(set, j, driverstest.NopDB{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log strings.Builder
-	res, err := r.Run(context.Background(), WithLog(&log))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if j.setUp.Load() != 1 || !strings.Contains(log.String(), "set up") {
-		t.Errorf("SetUp ran %d times, log %q; want once, logged", j.setUp.Load(), log.String())
+	res, log := runLogged(t, set, j)
+	if j.setUp.Load() != 1 || !strings.Contains(log, "set up") {
+		t.Errorf("SetUp ran %d times, log %q; want once, logged", j.setUp.Load(), log)
 	}
 	if res.Ops != 1000 || res.Attempted() != 1000 || res.Failed() != 100 {
 		t.Errorf("ops %d, attempted %d, failed %d; want 1000, 1000, 100", res.Ops, res.Attempted(), res.Failed())
