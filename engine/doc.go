@@ -18,10 +18,10 @@
 // offered and achieved rates, the queue (peak, and mean by Little's law)
 // and the late starts, and the run warns when it fell short.
 //
-// Pacing sleeps end on time (pacer.go): a Go timer until shortly before
-// the time, then a timerfd in the runtime's poller on Linux, because Go's
-// timers alone end up to 1 ms late on an idle process, and that lateness
-// would count into every intended-start latency.
+// Pacing sleeps end on time (pacer.go): on Linux each paced worker waits
+// with a timerfd in the runtime's poller, which a stop interrupts, because
+// Go's timers alone end up to 1 ms late on an idle process, and that
+// lateness would count into every intended-start latency.
 //
 // What one operation is belongs to a [Job]; every workload kind is one
 // (workload/core, workload/dfsio, workload/kafkaperf, or a caller's own),

@@ -80,4 +80,8 @@ func (t *fineTimer) step(fd uintptr) bool {
 	return false
 }
 
+// interrupt ends a wait in progress, and every later one, with
+// os.ErrDeadlineExceeded; it may be called from any goroutine.
+func (t *fineTimer) interrupt() { t.f.SetReadDeadline(time.Unix(1, 0)) }
+
 func (t *fineTimer) close() { t.f.Close() }

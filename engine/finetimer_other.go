@@ -17,4 +17,6 @@ func newFineTimer() (*fineTimer, error) {
 
 func (*fineTimer) wait(time.Duration) error { return errors.New("no timerfd on this system") }
 
+func (*fineTimer) interrupt() {}
+
 func (*fineTimer) close() {}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"io"
 	"runtime"
 	"strings"
 	"testing"
@@ -78,11 +79,52 @@ func TestPacedStartsOnTime(t *testing.T) {
 	}
 }
 
-// TestStopEndsPacedSleep: a stop during a long pacing sleep (1 op/s) ends
-// it at once, not at the sleep's end.
+// TestStopEndsPacedSleep: a stop during a pacing sleep ends it at once,
+// not at the sleep's end: a sleep of an hour, stopped after 50 ms, and a
+// sleep begun after the stop, by a pacer made after it.
 func TestStopEndsPacedSleep(t *testing.T) {
+	r := &Runner{opts: options{log: io.Discard}}
+	p := r.newPacer(0)
+	defer p.close()
+	if runtime.GOOS == "linux" && p.fine == nil {
+		t.Fatal("no fine timer on Linux")
+	}
+	stop := make(chan struct{})
+	done := make(chan bool)
+	go func() { done <- r.sleep(&Meter{}, p, time.Hour, stop) }()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	r.stopping.Store(true)
+	close(stop)
+	r.fine.stop()
+	select {
+	case goOn := <-done:
+		if goOn {
+			t.Error("a stopped sleep says the worker should go on")
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("a stopped sleep ended %v after the stop", took)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a sleep of an hour did not end 10 s after the stop")
+	}
+	late := r.newPacer(1)
+	defer late.close()
+	start = time.Now()
+	if r.sleep(&Meter{}, late, time.Hour, stop) {
+		t.Error("a sleep begun after the stop says the worker should go on")
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a sleep begun after the stop took %v", took)
+	}
+}
+
+// TestStopEndsPacedRun: a run paced at 1 op/s, of 20 threads (each a
+// sleep of up to 20 s between operations) and a time limit of 300 ms, ends
+// soon after the limit.
+func TestStopEndsPacedRun(t *testing.T) {
 	set := DefaultSettings()
-	set.Ops, set.Threads, set.Target = 100, 1, 1
+	set.Ops, set.Threads, set.Target = 100, 20, 1
 	set.MaxExecutionTime = 300 * time.Millisecond
 	start := time.Now()
 	runLogged(t, set, &countJob{})

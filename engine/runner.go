@@ -36,6 +36,7 @@ type Runner struct {
 	stopping atomic.Bool   // no more operations may start
 	first    firstError
 	noFine   sync.Once // warned that a worker has no fine timer (pacer.go)
+	fine     fineSet   // the paced workers' fine timers, woken by a stop
 
 	// The open loop (Settings.Arrival): the arrival process, and when its
 	// arrivals began (time since the run's base).
@@ -192,6 +193,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			stopped.Store(why)
 			r.stopping.Store(true)
 			close(stop)
+			r.fine.stop()
 			time.AfterFunc(r.opts.drain, cancelOps)
 		})
 	}
