@@ -15,7 +15,10 @@
 #     length), READ and UPDATE p99 (the median of the per-second p99 of the status lines:
 #     the same statistic for both tools), client CPU seconds per 100 000 operations
 #     (utime+stime of the client process from /proc, sampled every 0.5 s, interpolated at the
-#     window's ends) and the HBase JVM's CPU seconds per 100 000 operations (same way).
+#     window's ends) and the HBase JVM's CPU seconds per 100 000 operations (same way), and
+#     each process's context switches per operation (voluntary and involuntary, summed over
+#     its threads from /proc/PID/task/*/status, same way: about how often a thread of it
+#     slept and was woken, which at a low rate is most of what an operation costs).
 # The two tools alternate which goes first from one (workload, threads) to the next.
 #
 # WORKLOAD: names under workloads/ (default: workloada workloadc).
@@ -86,6 +89,9 @@ fail() { echo "bench/hbase.sh: $1 failed; see $2" >&2; exit 1; }
 
 # cputicks PID: utime+stime of PID (clock ticks), empty if it is gone.
 cputicks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
+# switches PID: context switches, voluntary and involuntary, of PID's threads now alive.
+# (empty while the process is ending and its threads are going)
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { if (n) print n }'; }
 
 # The server's affinity, restored on exit.
 spid=
@@ -102,7 +108,7 @@ pin_server() {
 
 # measured TOOL NAME WORKLOAD THREADS: one run under the lock, the server pinned, the client
 # pinned; its report in $out/NAME, status lines in NAME.err, CPU samples in NAME.cpu
-# ("epoch client-ticks server-ticks").
+# ("epoch client-ticks server-ticks client-switches server-switches").
 measured() {
 	local tool=$1 name=$2 w=$3 t=$4 cpid rc
 	local common=(-P "workloads/$w" -threads "$t" -s -p "recordcount=$records" -p operationcount=1000000000
@@ -118,9 +124,9 @@ measured() {
 	cpid=$!
 	: >"$out/$name.cpu"
 	while kill -0 "$cpid" 2>/dev/null; do
-		local c s
-		c=$(cputicks "$cpid") s=$(cputicks "$spid")
-		[ -z "$c" ] || echo "$(now) $c $s" >>"$out/$name.cpu"
+		local c s cw sw
+		c=$(cputicks "$cpid") s=$(cputicks "$spid") cw=$(switches "$cpid") sw=$(switches "$spid")
+		[ -z "$c" ] || [ -z "$cw" ] || [ -z "$sw" ] || echo "$(now) $c $s $cw $sw" >>"$out/$name.cpu"
 		sleep 0.5
 	done
 	wait "$cpid"
@@ -135,11 +141,15 @@ lock_on() { [ -z "$lock" ] || { exec {lockfd}>>"$lock" && flock "$lockfd"; }; }
 lock_off() { [ -z "$lockfd" ] || { exec {lockfd}>&-; lockfd=; }; }
 
 # window NAME: from the status lines after WARMUP seconds and the CPU samples, the line
-# "ops seconds throughput read-p99 update-p99 client-cpu-s server-cpu-s" of the window.
+# "ops seconds throughput read-p99 update-p99 client-cpu-s server-cpu-s client-switches
+# server-switches" of the window.
 window() {
 	awk -v warm="$warmup" -v tck="$tck" '
 	FNR == 1 { file++ }
-	file == 1 { ce[++nc] = $1; cc[nc] = $2; cs[nc] = $3; next }
+	file == 1 { # (switches only rise: a sum that fell lost an ending thread; hold it)
+		nc++; for (k = 1; k <= 5; k++) col[k, nc] = k > 3 && nc > 1 && $k < col[k, nc - 1] ? col[k, nc - 1] : $k
+		next
+	}
 	/ sec: / && /operations;/ {
 		d = $1; gsub(/-/, " ", d); split($2, c, ":")
 		e = mktime(d " " c[1] " " c[2] " " c[3]) + c[4] / 1000
@@ -157,12 +167,12 @@ window() {
 		if (!sub(/.*, 99=/, "", s)) return ""
 		sub(/,.*/, "", s); return s + 0
 	}
-	function at(t, col,   i, f) { # CPU ticks at time t, interpolated
-		for (i = 2; i <= nc; i++) if (ce[i] >= t) {
-			f = (t - ce[i - 1]) / (ce[i] - ce[i - 1])
-			return col == 2 ? cc[i - 1] + f * (cc[i] - cc[i - 1]) : cs[i - 1] + f * (cs[i] - cs[i - 1])
+	function at(t, k,   i, f) { # column k of the samples at time t, interpolated
+		for (i = 2; i <= nc; i++) if (col[1, i] >= t) {
+			f = (t - col[1, i - 1]) / (col[1, i] - col[1, i - 1])
+			return col[k, i - 1] + f * (col[k, i] - col[k, i - 1])
 		}
-		return col == 2 ? cc[nc] : cs[nc]
+		return col[k, nc]
 	}
 	function median(a, n,   m, i, j, v, k) { # of the non-empty a[1..n]
 		m = 0
@@ -172,9 +182,9 @@ window() {
 		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
 	}
 	END {
-		if (!n) { print "0 0 0 0 0 0 0"; exit }
-		printf "%d %.1f %.0f %.0f %.0f %.2f %.2f\n", o1 - o0, e1 - e0, (o1 - o0) / (e1 - e0), median(rp, n), median(up, n),
-			(at(e1, 2) - at(e0, 2)) / tck, (at(e1, 3) - at(e0, 3)) / tck
+		if (!n) { print "0 0 0 0 0 0 0 0 0"; exit }
+		printf "%d %.1f %.0f %.0f %.0f %.2f %.2f %.0f %.0f\n", o1 - o0, e1 - e0, (o1 - o0) / (e1 - e0), median(rp, n), median(up, n),
+			(at(e1, 2) - at(e0, 2)) / tck, (at(e1, 3) - at(e0, 3)) / tck, at(e1, 4) - at(e0, 4), at(e1, 5) - at(e0, 5)
 	}' "$out/$1.cpu" "$out/$1.err"
 }
 
@@ -193,19 +203,23 @@ report() {
 		nr = split(all, rs, ";") - 1
 		for (r = 1; r <= nr; r++) {
 			split(rs[r], v, " ")
-			# v[1..7]: gobench ops seconds tput rp99 up99 ccpu scpu; v[8..14]: java
-			G[1, r] = v[3]; J[1, r] = v[10]
-			G[2, r] = v[4]; J[2, r] = v[11]
-			G[3, r] = v[5]; J[3, r] = v[12]
-			G[4, r] = v[1] ? v[6] * 100000 / v[1] : 0; J[4, r] = v[8] ? v[13] * 100000 / v[8] : 0
-			G[5, r] = v[1] ? v[7] * 100000 / v[1] : 0; J[5, r] = v[8] ? v[14] * 100000 / v[8] : 0
-			G[6, r] = v[1]; J[6, r] = v[8]
+			# v[1..9]: gobench ops seconds tput rp99 up99 ccpu scpu csw ssw; v[10..18]: java
+			G[1, r] = v[3]; J[1, r] = v[12]
+			G[2, r] = v[4]; J[2, r] = v[13]
+			G[3, r] = v[5]; J[3, r] = v[14]
+			G[4, r] = v[1] ? v[6] * 100000 / v[1] : 0; J[4, r] = v[10] ? v[15] * 100000 / v[10] : 0
+			G[5, r] = v[1] ? v[7] * 100000 / v[1] : 0; J[5, r] = v[10] ? v[16] * 100000 / v[10] : 0
+			G[6, r] = v[1]; J[6, r] = v[10]
+			G[7, r] = v[1] ? v[8] / v[1] : 0; J[7, r] = v[10] ? v[17] / v[10] : 0
+			G[8, r] = v[1] ? v[9] / v[1] : 0; J[8, r] = v[10] ? v[18] / v[10] : 0
 		}
 		line(1, "throughput ops/s", "%12.0f", 0)
 		if (med(G, 2) + med(J, 2) > 0) line(2, "READ p99 us", "%12.0f", 1)
 		if (med(G, 3) + med(J, 3) > 0) line(3, "UPDATE p99 us", "%12.0f", 1)
 		line(4, "client CPU s/100k ops", "%12.2f", 0)
 		line(5, "server CPU s/100k ops", "%12.2f", 0)
+		line(7, "client switches/op", "%12.2f", 0)
+		line(8, "server switches/op", "%12.2f", 0)
 		line(6, "ops in window", "%12.0f", -1)
 		if (target > 0) {
 			if (med(G, 1) < 0.98 * target) printf "%-10s gobench fell short of TARGET=%d ops/s: its CPU per operation is not at the same rate\n", n, target
@@ -288,4 +302,4 @@ for w in "${workloads[@]}"; do
 		report "${w#workload}/$t" "${names[@]}"
 	done
 done
-echo "ratios: throughput gobench/$side; p99 $side/gobench (above 1 = gobench faster); CPU gobench/$side (below 1 = gobench cheaper)"
+echo "ratios: throughput gobench/$side; p99 $side/gobench (above 1 = gobench faster); CPU and switches gobench/$side (below 1 = gobench cheaper)"
