@@ -32,7 +32,15 @@
 # gobench builds under the same conditions; the columns are then gobench and peer), TARGET (ops/s
 # for both tools, -target: the same offered load for both, below what either serves, so that
 # CPU per operation compares the clients at one rate instead of at whatever rate the server
-# reached in that run; a tool that falls more than 2 % short of it is named; default: none).
+# reached in that run; a tool that falls more than 2 % short of it is named; default: none),
+# REPORT_DIR (the logs directory of an earlier run, printed first: its tables printed again,
+# with the same WORKLOADs, THREADS, ROUNDS, WARMUP, TARGET and PEER as that run; nothing runs).
+# With more than one round, each (workload, threads) also gets one line per round (its
+# throughput and CPU ratios), and with 3 rounds or more and no TARGET the CPU ratios at equal
+# throughput: unthrottled, a run that reached a higher rate costs less CPU per operation, so
+# the per-round CPU ratios follow the throughput ratio, and a least-squares line of
+# log(CPU ratio) on log(throughput ratio) through the rounds is read at ratio 1 (only when
+# the rounds' throughput ratios include 1).
 # Starts HBase with testenv/up.sh hbase if needed. Each side loads its own table
 # (gobench_bench_go / gobench_bench_java, pre-split at YCSB's keys) and runs every workload on
 # it; after both loads each table is flushed and major-compacted and the script waits until no
@@ -63,19 +71,24 @@ command -v taskset >/dev/null || { echo "bench/hbase.sh: needs taskset (util-lin
 for w in "${workloads[@]}"; do
 	[ -f "workloads/$w" ] || { echo "bench/hbase.sh: no workload file workloads/$w" >&2; exit 2; }
 done
-out=$(mktemp -d "${TMPDIR:-/tmp}/gobench-hbase-bench.XXXXXX")
-echo "bench/hbase.sh: logs in $out" >&2
-locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
-
-locked testenv/up.sh hbase >&2 || { echo "bench/hbase.sh: HBase did not start" >&2; exit 1; }
-gobench=${GOBENCH:-}
-if [ -z "$gobench" ]; then
-	gobench=$out/gobench
-	go build -o "$gobench" ./cmd/gobench || exit 1
-fi
+report_dir=${REPORT_DIR:-}
 peer=${PEER:-}
-if [ -n "$peer" ]; then
-	[ -x "$peer" ] || { echo "bench/hbase.sh: PEER=\"$peer\": want an executable gobench binary" >&2; exit 2; }
+locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
+if [ -n "$report_dir" ]; then
+	[ -d "$report_dir" ] || { echo "bench/hbase.sh: REPORT_DIR=\"$report_dir\": not a directory" >&2; exit 2; }
+	out=$report_dir
+else
+	out=$(mktemp -d "${TMPDIR:-/tmp}/gobench-hbase-bench.XXXXXX")
+	echo "bench/hbase.sh: logs in $out" >&2
+	locked testenv/up.sh hbase >&2 || { echo "bench/hbase.sh: HBase did not start" >&2; exit 1; }
+	gobench=${GOBENCH:-}
+	if [ -z "$gobench" ]; then
+		gobench=$out/gobench
+		go build -o "$gobench" ./cmd/gobench || exit 1
+	fi
+	if [ -n "$peer" ]; then
+		[ -x "$peer" ] || { echo "bench/hbase.sh: PEER=\"$peer\": want an executable gobench binary" >&2; exit 2; }
+	fi
 fi
 # The command in Java's place: Java YCSB, or the peer build (-db hbase as gobench's).
 javarun=(testenv/ycsb.sh run)
@@ -221,10 +234,44 @@ report() {
 		line(7, "client switches/op", "%12.2f", 0)
 		line(8, "server switches/op", "%12.2f", 0)
 		line(6, "ops in window", "%12.0f", -1)
+		if (nr > 1) rounds_lines()
 		if (target > 0) {
 			if (med(G, 1) < 0.98 * target) printf "%-10s gobench fell short of TARGET=%d ops/s: its CPU per operation is not at the same rate\n", n, target
 			if (med(J, 1) < 0.98 * target) printf "%-10s %s fell short of TARGET=%d ops/s: its CPU per operation is not at the same rate\n", n, side, target
 		}
+	}
+	# One line per round: its throughput and CPU ratios side by side. Unthrottled, a run that
+	# reached a higher rate costs less CPU per operation (more responses per wake-up) on both
+	# sides, so the CPU ratios follow the throughput ratio from round to round; with 3 rounds
+	# or more and no TARGET, a least-squares line of log(CPU ratio) on log(throughput ratio)
+	# through the rounds gives the CPU ratios at equal throughput (its value at ratio 1), when
+	# the throughput ratios of the rounds include 1 (read inside them, not beyond).
+	function rounds_lines(   r, m, k, x, y, sx, sy, sxx, sxy, b, est, lo, hi) {
+		for (r = 1; r <= nr; r++)
+			printf "%-10s %-22s throughput %.2fx, client CPU %.2fx, server CPU %.2fx\n", n, "round " r, ratio(1, r, 0), ratio(4, r, 0), ratio(5, r, 0)
+		if (nr < 3 || target > 0) return
+		lo = hi = ratio(1, 1, 0)
+		for (r = 2; r <= nr; r++) { if (ratio(1, r, 0) < lo) lo = ratio(1, r, 0); if (ratio(1, r, 0) > hi) hi = ratio(1, r, 0) }
+		if (lo > 1 || hi < 1) { # a read outside the rounds would be a guess
+			printf "%-10s %-22s not estimated: the throughput ratios of the rounds (%.2f-%.2f) do not include 1\n", n, "at equal throughput", lo, hi
+			return
+		}
+		printf "%-10s %-22s", n, "at equal throughput"
+		for (m = 4; m <= 5; m++) {
+			k = sx = sy = sxx = sxy = 0
+			for (r = 1; r <= nr; r++) {
+				if (ratio(1, r, 0) <= 0 || ratio(m, r, 0) <= 0) continue
+				x = log(ratio(1, r, 0)); y = log(ratio(m, r, 0))
+				k++; sx += x; sy += y; sxx += x * x; sxy += x * y
+			}
+			est = "n/a"
+			if (k >= 3 && k * sxx - sx * sx > 1e-12) {
+				b = (k * sxy - sx * sy) / (k * sxx - sx * sx)
+				est = sprintf("%.2fx", exp((sy - b * sx) / k))
+			}
+			printf " %s %s%s", m == 4 ? "client CPU" : "server CPU", est, m == 4 ? "," : ""
+		}
+		printf "  (fit of the per-round CPU ratios on the throughput ratios)\n"
 	}
 	# ratio of round r for metric m: gobench/java, or java/gobench when inv
 	function ratio(m, r, inv) {
@@ -252,6 +299,28 @@ report() {
 	}'
 }
 
+side=java
+[ -z "$peer" ] || side=peer
+# REPORT_DIR: the tables again from the logs of an earlier run (the same WORKLOADs, THREADS,
+# ROUNDS, WARMUP and TARGET as that run; PEER set if it had one); nothing runs.
+if [ -n "$report_dir" ]; then
+	echo "== bench/hbase.sh: the logs in $out (REPORT_DIR), $rounds rounds, each window after the first $warmup s"
+	printf "%-10s %-22s %12s %12s %8s\n" run metric gobench "$side" ratio
+	for w in "${workloads[@]}"; do
+		for t in $threads_list; do
+			names=()
+			for ((r = 1; r <= rounds; r++)); do
+				for tool in gobench java; do
+					[ -s "$out/$w.$t.r$r.$tool.cpu" ] || { echo "bench/hbase.sh: no $out/$w.$t.r$r.$tool.cpu: not a run of these WORKLOADs, THREADS and ROUNDS" >&2; exit 2; }
+				done
+				names+=("$w.$t.r$r")
+			done
+			report "${w#workload}/$t" "${names[@]}"
+		done
+	done
+	echo "ratios: throughput gobench/$side; p99 $side/gobench (above 1 = gobench faster); CPU and switches gobench/$side (below 1 = gobench cheaper)"
+	exit 0
+fi
 if [ -n "${GOBENCH:-}" ]; then gbver="$GOBENCH (GOBENCH)"; else gbver="built from $(git rev-parse --short HEAD 2>/dev/null)"; fi
 echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $gbver, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
@@ -275,8 +344,7 @@ else
 		fail "Java YCSB load" "$out/load.java.err"
 fi
 
-side=java
-[ -z "$peer" ] || { side=peer; echo "peer (in the java column): $peer (PEER)"; }
+[ -z "$peer" ] || echo "peer (in the java column): $peer (PEER)"
 # Settle both tables (flush, major compaction, wait until none runs), so that neither tool's
 # first windows carry the flushes and compactions of the loads.
 for tb in "$tgo" "$tjava"; do
