@@ -302,55 +302,41 @@ report() {
 side=java
 [ -z "$peer" ] || side=peer
 # REPORT_DIR: the tables again from the logs of an earlier run (the same WORKLOADs, THREADS,
-# ROUNDS, WARMUP and TARGET as that run; PEER set if it had one); nothing runs.
+# ROUNDS, WARMUP and TARGET as that run; PEER set if it had one); nothing runs, nothing loads.
 if [ -n "$report_dir" ]; then
 	echo "== bench/hbase.sh: the logs in $out (REPORT_DIR), $rounds rounds, each window after the first $warmup s"
-	printf "%-10s %-22s %12s %12s %8s\n" run metric gobench "$side" ratio
-	for w in "${workloads[@]}"; do
-		for t in $threads_list; do
-			names=()
-			for ((r = 1; r <= rounds; r++)); do
-				for tool in gobench java; do
-					[ -s "$out/$w.$t.r$r.$tool.cpu" ] || { echo "bench/hbase.sh: no $out/$w.$t.r$r.$tool.cpu: not a run of these WORKLOADs, THREADS and ROUNDS" >&2; exit 2; }
-				done
-				names+=("$w.$t.r$r")
-			done
-			report "${w#workload}/$t" "${names[@]}"
-		done
-	done
-	echo "ratios: throughput gobench/$side; p99 $side/gobench (above 1 = gobench faster); CPU and switches gobench/$side (below 1 = gobench cheaper)"
-	exit 0
-fi
-if [ -n "${GOBENCH:-}" ]; then gbver="$GOBENCH (GOBENCH)"; else gbver="built from $(git rev-parse --short HEAD 2>/dev/null)"; fi
-echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $gbver, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
-echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
-[ "$target" = 0 ] || echo "both tools throttled to $target ops/s (-target $target): CPU per operation at one offered rate"
-[ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
-# Load: each side into its own freshly created, pre-split table (not measured).
-# gobench_load BINARY TABLE LOG: a gobench build loads TABLE, dropped and created pre-split.
-gobench_load() {
-	locked "$1" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$2" \
-		-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/$3" 2>"$out/$3.err" ||
-		fail "load by $1" "$out/$3.err"
-}
-gobench_load "$gobench" "$tgo" load.go
-if [ -n "$peer" ]; then
-	gobench_load "$peer" "$tjava" load.java
 else
-	locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
-		fail "Java table creation" "$out/create.java"
-	locked testenv/ycsb.sh load -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" >"$out/load.java" 2>"$out/load.java.err" ||
-		fail "Java YCSB load" "$out/load.java.err"
-fi
+	if [ -n "${GOBENCH:-}" ]; then gbver="$GOBENCH (GOBENCH)"; else gbver="built from $(git rev-parse --short HEAD 2>/dev/null)"; fi
+	echo "== bench/hbase.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), gobench $gbver, load avg $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "client pinned to CPU $ccpu, HBase JVM (standalone: master + RegionServer + ZooKeeper) to CPU $scpu; $records records, $splits regions;"
+	echo "each run $((warmup + duration)) s, measured over the status lines after the first $warmup s; p99 = median of the per-second p99"
+	[ "$target" = 0 ] || echo "both tools throttled to $target ops/s (-target $target): CPU per operation at one offered rate"
+	[ "$rounds" -le 1 ] || echo "$rounds rounds per (workload, threads), the tool that goes first alternating; figures are medians over the rounds, (lo-hi) the per-round ratios"
+	# Load: each side into its own freshly created, pre-split table (not measured).
+	# gobench_load BINARY TABLE LOG: a gobench build loads TABLE, dropped and created pre-split.
+	gobench_load() {
+		locked "$1" load -db hbase -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$2" \
+			-p hbase.droptable=true -p hbase.createtable=true -p "hbase.splits=$splits" >"$out/$3" 2>"$out/$3.err" ||
+			fail "load by $1" "$out/$3.err"
+	}
+	gobench_load "$gobench" "$tgo" load.go
+	if [ -n "$peer" ]; then
+		gobench_load "$peer" "$tjava" load.java
+	else
+		locked testenv/hbase-create-table.sh "$tjava" family "$splits" --drop >"$out/create.java" 2>&1 ||
+			fail "Java table creation" "$out/create.java"
+		locked testenv/ycsb.sh load -P workloads/workloada -p "recordcount=$records" -threads 16 -p "table=$tjava" >"$out/load.java" 2>"$out/load.java.err" ||
+			fail "Java YCSB load" "$out/load.java.err"
+	fi
 
-[ -z "$peer" ] || echo "peer (in the java column): $peer (PEER)"
-# Settle both tables (flush, major compaction, wait until none runs), so that neither tool's
-# first windows carry the flushes and compactions of the loads.
-for tb in "$tgo" "$tjava"; do
-	locked testenv/hbase-create-table.sh "$tb" family 0 --compact >>"$out/settle" 2>&1 || fail "settling $tb" "$out/settle"
-done
-echo "tables settled after the load: $(grep -h 'flushed and major-compacted' "$out/settle" | sed 's/^table //' | paste -sd ';' | sed 's/;/; /g')"
+	[ -z "$peer" ] || echo "peer (in the java column): $peer (PEER)"
+	# Settle both tables (flush, major compaction, wait until none runs), so that neither tool's
+	# first windows carry the flushes and compactions of the loads.
+	for tb in "$tgo" "$tjava"; do
+		locked testenv/hbase-create-table.sh "$tb" family 0 --compact >>"$out/settle" 2>&1 || fail "settling $tb" "$out/settle"
+	done
+	echo "tables settled after the load: $(grep -h 'flushed and major-compacted' "$out/settle" | sed 's/^table //' | paste -sd ';' | sed 's/;/; /g')"
+fi
 printf "%-10s %-22s %12s %12s %8s\n" run metric gobench "$side" ratio
 k=0
 for w in "${workloads[@]}"; do
@@ -361,6 +347,10 @@ for w in "${workloads[@]}"; do
 			[ $((k % 2)) = 0 ] || order=(java gobench)
 			k=$((k + 1))
 			for tool in "${order[@]}"; do
+				if [ -n "$report_dir" ]; then
+					[ -s "$out/$w.$t.r$r.$tool.cpu" ] || { echo "bench/hbase.sh: no $out/$w.$t.r$r.$tool.cpu: not a run of these WORKLOADs, THREADS and ROUNDS" >&2; exit 2; }
+					continue
+				fi
 				lock_on
 				measured "$tool" "$w.$t.r$r.$tool" "$w" "$t" || { lock_off; fail "$tool run $w/$t" "$out/$w.$t.r$r.$tool.err"; }
 				lock_off
