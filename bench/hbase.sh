@@ -246,14 +246,13 @@ report() {
 	# or more and no TARGET, a least-squares line of log(CPU ratio) on log(throughput ratio)
 	# through the rounds gives the CPU ratios at equal throughput (its value at ratio 1), when
 	# the throughput ratios of the rounds include 1 (read inside them, not beyond).
-	function rounds_lines(   r, m, k, x, y, sx, sy, sxx, sxy, b, est, lo, hi) {
+	function rounds_lines(   r, m, k, x, y, sx, sy, sxx, sxy, b, est) {
 		for (r = 1; r <= nr; r++)
 			printf "%-10s %-22s throughput %.2fx, client CPU %.2fx, server CPU %.2fx\n", n, "round " r, ratio(1, r, 0), ratio(4, r, 0), ratio(5, r, 0)
 		if (nr < 3 || target > 0) return
-		lo = hi = ratio(1, 1, 0)
-		for (r = 2; r <= nr; r++) { if (ratio(1, r, 0) < lo) lo = ratio(1, r, 0); if (ratio(1, r, 0) > hi) hi = ratio(1, r, 0) }
-		if (lo > 1 || hi < 1) { # a read outside the rounds would be a guess
-			printf "%-10s %-22s not estimated: the throughput ratios of the rounds (%.2f-%.2f) do not include 1\n", n, "at equal throughput", lo, hi
+		span(1, 0)
+		if (LO > 1 || HI < 1) { # a read outside the rounds would be a guess
+			printf "%-10s %-22s not estimated: the throughput ratios of the rounds (%.2f-%.2f) do not include 1\n", n, "at equal throughput", LO, HI
 			return
 		}
 		printf "%-10s %-22s", n, "at equal throughput"
@@ -273,6 +272,11 @@ report() {
 		}
 		printf "  (fit of the per-round CPU ratios on the throughput ratios)\n"
 	}
+	# span: LO and HI, the lowest and highest per-round ratio of metric m
+	function span(m, inv,   r, x) {
+		LO = HI = ratio(m, 1, inv)
+		for (r = 2; r <= nr; r++) { x = ratio(m, r, inv); if (x < LO) LO = x; if (x > HI) HI = x }
+	}
 	# ratio of round r for metric m: gobench/java, or java/gobench when inv
 	function ratio(m, r, inv) {
 		if (inv) return G[m, r] > 0 ? J[m, r] / G[m, r] : 0
@@ -284,17 +288,13 @@ report() {
 		for (i = 2; i <= k; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
 		return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
 	}
-	function line(m, what, f, inv,   a, b, r, lo, hi, x, rr) {
+	function line(m, what, f, inv,   a, b, r) {
 		a = med(G, m); b = med(J, m)
 		printf "%-10s %-22s " f " " f, n, what, a, b
 		if (inv < 0) { printf "\n"; return }
 		r = inv ? (a > 0 ? b / a : 0) : (b > 0 ? a / b : 0)
 		printf " %7.2fx", r
-		if (nr > 1) {
-			lo = hi = ratio(m, 1, inv)
-			for (rr = 2; rr <= nr; rr++) { x = ratio(m, rr, inv); if (x < lo) lo = x; if (x > hi) hi = x }
-			printf "  (%.2f-%.2f)", lo, hi
-		}
+		if (nr > 1) { span(m, inv); printf "  (%.2f-%.2f)", LO, HI }
 		printf "\n"
 	}'
 }
