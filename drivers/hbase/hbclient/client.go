@@ -201,7 +201,7 @@ func (c *Client) deadline(ctx context.Context) time.Time {
 	if dl, ok := ctx.Deadline(); ok {
 		return dl
 	}
-	return time.Now().Add(c.opts.OperationTimeout)
+	return now().Add(c.opts.OperationTimeout)
 }
 
 // rpcTimeout bounds one RPC of an operation ending at deadline: the RPC

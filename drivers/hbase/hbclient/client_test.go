@@ -95,6 +95,19 @@ func TestClientHotPathAllocs(t *testing.T) {
 	}); n > 0 {
 		t.Errorf("Mutate allocates %.2f times per call, want 0", n)
 	}
+	// under a run's context (cancellable: the connection watches it)
+	run, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i := 0; i < 100; i++ {
+		_ = c.Get(run, "t", row, fam, quals, &res)
+	}
+	if n := testing.AllocsPerRun(500, func() {
+		if err := c.Get(run, "t", row, fam, quals, &res); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 0 {
+		t.Errorf("Get under a cancellable context allocates %.2f times per call, want 0", n)
+	}
 }
 
 func BenchmarkClientGetFake(b *testing.B) {
@@ -233,8 +246,14 @@ func TestClientGivesUpAtDeadline(t *testing.T) {
 }
 
 func BenchmarkClientGetParallelFake(b *testing.B) {
+	b.Run("background", func(b *testing.B) { benchGetParallel(b, context.Background()) })
+	run, cancel := context.WithCancel(context.Background()) // as a run's operations
+	defer cancel()
+	b.Run("run-context", func(b *testing.B) { benchGetParallel(b, run) })
+}
+
+func benchGetParallel(b *testing.B, ctx context.Context) {
 	c := fakeClient(b, echoHandler)
-	ctx := context.Background()
 	row, fam := []byte("r1"), []byte("f")
 	b.ReportAllocs()
 	b.SetParallelism(8)

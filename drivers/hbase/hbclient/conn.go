@@ -44,6 +44,11 @@ type rpcConn struct {
 	deadlineSet  time.Time // when the write deadline was last moved; by the writer only
 
 	watchMin, watchTick time.Duration // see watchMin
+
+	// the context watch (ctxwatch.go), under mu
+	ctxw     *ctxWatch
+	seenDone <-chan struct{} // the Done of the latest calls, seenN calls in a row
+	seenN    int
 }
 
 // call is one in-flight RPC. Calls are pooled; each owns a reusable timer.
@@ -53,12 +58,15 @@ type call struct {
 	resp  responseFrame
 	err   error
 	timer *time.Timer
-	// expiry (Unix ns; 0: none) is when the connection's watchdog fails
+	// expiry (monoNanos; 0: none) is when the connection's watchdog fails
 	// the call with errTimeout, naming method and timeout. Set before the
 	// call is pending, read under rpcConn.mu.
 	expiry  int64
 	method  string
 	timeout time.Duration
+	// done is the Done of the call's context when the connection watches
+	// that context (ctxwatch.go): the call then waits on ch alone.
+	done <-chan struct{}
 }
 
 // RPC timeouts of at least watchMin (the usual 60 s ones) are enforced by
@@ -98,7 +106,7 @@ func (cl *call) release() {
 		framePool.Put(cl.frame)
 	}
 	cl.frame, cl.resp, cl.err = nil, responseFrame{}, nil
-	cl.expiry, cl.method = 0, ""
+	cl.expiry, cl.method, cl.done = 0, "", nil
 	callPool.Put(cl)
 }
 
@@ -154,7 +162,7 @@ func (c *rpcConn) watch() {
 		if c.dead.Load() {
 			return
 		}
-		now := time.Now().UnixNano()
+		now := monoNanos()
 		expired = expired[:0]
 		c.mu.Lock()
 		for id, cl := range c.pending {
@@ -210,7 +218,12 @@ func (c *rpcConn) fail(err error) {
 	c.dead.Store(true)
 	pending := c.pending
 	c.pending = nil
+	w := c.ctxw
+	c.ctxw = nil
 	c.mu.Unlock()
+	if w != nil {
+		w.stop()
+	}
 	c.nc.Close()
 	for _, cl := range pending {
 		cl.err = err
@@ -313,16 +326,21 @@ func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, pa
 	if serverTimeout > 0 {
 		toMs = uint32(min(serverTimeout.Milliseconds()+1, 1<<31))
 	}
+	cl.method = method
 	if timeout >= c.watchMin {
-		cl.expiry, cl.method, cl.timeout = time.Now().Add(timeout).UnixNano(), method, timeout
+		cl.expiry, cl.timeout = monoNanos()+int64(timeout), timeout
 		timeout = 0
 	}
+	done := ctx.Done()
 	c.mu.Lock()
 	if c.err != nil {
 		err := c.err
 		c.mu.Unlock()
 		cl.release()
 		return nil, err
+	}
+	if done != nil && timeout == 0 {
+		cl.done = c.watchedLocked(ctx, done)
 	}
 	c.pending[id] = cl
 	c.mu.Unlock()
@@ -341,7 +359,7 @@ func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, pa
 			c.abandon(id, cl)
 			return nil, fmt.Errorf("%s to %s: %w after %v: %w", method, c.addr, errTimeout, timeout, ErrConnection)
 		}
-	} else if done := ctx.Done(); done != nil {
+	} else if done != nil && cl.done == nil {
 		select {
 		case <-cl.ch:
 		case <-done:
@@ -393,9 +411,9 @@ func (c *rpcConn) send(id uint32, method string, prio priority, toMs uint32, par
 			// Refresh the write deadline only when a quarter of it has
 			// passed: a write never waits longer than writeTimeout, and
 			// most writes skip the call.
-			if now := time.Now(); now.Sub(c.deadlineSet) > c.writeTimeout/4 {
-				_ = c.nc.SetWriteDeadline(now.Add(c.writeTimeout))
-				c.deadlineSet = now
+			if t := now(); t.Sub(c.deadlineSet) > c.writeTimeout/4 {
+				_ = c.nc.SetWriteDeadline(t.Add(c.writeTimeout))
+				c.deadlineSet = t
 			}
 		}
 		var err error

@@ -34,7 +34,10 @@
 //     call waits for its response, its context, or the RPC timeout (the
 //     server is told the remaining time; timeouts of 2 s or more are
 //     enforced by a watchdog per connection, shorter ones by a timer per
-//     call). Every RegionServer request header carries a priority, as
+//     call; the context that a connection's calls keep coming under, a
+//     run's, is watched by the connection, which fails its pending calls
+//     when it ends, so they wait on their response alone, ctxwatch.go).
+//     Every RegionServer request header carries a priority, as
 //     Java's client's do (0 for user tables, 200 for hbase:meta), so the
 //     server does not derive one per call. A dead connection fails every
 //     pending call with an error wrapping [ErrConnection] and is re-dialled
