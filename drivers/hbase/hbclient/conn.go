@@ -351,7 +351,7 @@ func (c *rpcConn) callPrio(ctx context.Context, method string, prio priority, pa
 		select {
 		case <-cl.ch:
 			cl.timer.Stop()
-		case <-ctx.Done():
+		case <-done:
 			cl.timer.Stop()
 			c.abandon(id, cl)
 			return nil, fmt.Errorf("%s to %s: %w", method, c.addr, ctx.Err())

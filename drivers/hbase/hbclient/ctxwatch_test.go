@@ -69,17 +69,18 @@ func slowCalls(t *testing.T, c *rpcConn, ctx context.Context, n int) func() []er
 // waitPending waits until the connection has n pending calls.
 func waitPending(t *testing.T, c *rpcConn, n int) {
 	t.Helper()
-	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+	waitFor(t, fmt.Sprintf("%d pending calls", n), func() bool {
 		c.mu.Lock()
-		got := len(c.pending)
-		c.mu.Unlock()
-		if got == n {
-			return
-		}
-		if time.Since(start) > 5*time.Second {
-			t.Fatalf("%d calls pending, want %d", got, n)
-		}
-	}
+		defer c.mu.Unlock()
+		return len(c.pending) == n
+	})
+}
+
+// watchOf returns the connection's context watch (nil: none).
+func watchOf(c *rpcConn) *ctxWatch {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ctxw
 }
 
 // TestCtxWatchRunContext: the calls of one long-lived context take the
@@ -90,16 +91,12 @@ func TestCtxWatchRunContext(t *testing.T) {
 	c := ctxWatchFake(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	fast(t, c, ctx, watchAfter-1)
-	c.mu.Lock()
-	w := c.ctxw
-	c.mu.Unlock()
+	w := watchOf(c)
 	if w != nil {
 		t.Fatalf("watch taken after %d calls; want it after %d", watchAfter-1, watchAfter)
 	}
 	fast(t, c, ctx, 1)
-	c.mu.Lock()
-	w = c.ctxw
-	c.mu.Unlock()
+	w = watchOf(c)
 	if w == nil || w.done != ctx.Done() {
 		t.Fatalf("no watch of the context after %d calls", watchAfter)
 	}
@@ -124,9 +121,7 @@ func TestCtxWatchRunContext(t *testing.T) {
 		t.Errorf("calls returned %v after the cancel; want at once", took)
 	}
 	waitPending(t, c, 0)
-	c.mu.Lock()
-	w = c.ctxw
-	c.mu.Unlock()
+	w = watchOf(c)
 	if w != nil {
 		t.Errorf("watch kept after its context ended")
 	}
@@ -141,9 +136,7 @@ func TestCtxWatchRunContext(t *testing.T) {
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
 	fast(t, c, ctx2, watchAfter)
-	c.mu.Lock()
-	w = c.ctxw
-	c.mu.Unlock()
+	w = watchOf(c)
 	if w == nil || w.done != ctx2.Done() {
 		t.Errorf("the next context did not take the watch")
 	}
@@ -161,9 +154,7 @@ func TestCtxWatchOtherContexts(t *testing.T) {
 		fast(t, c, ctx, 1)
 		cancel()
 	}
-	c.mu.Lock()
-	w := c.ctxw
-	c.mu.Unlock()
+	w := watchOf(c)
 	if w != nil {
 		t.Fatal("a context per call took the watch")
 	}
@@ -197,9 +188,7 @@ func TestCtxWatchConnectionDies(t *testing.T) {
 	fast(t, c, ctx, watchAfter)
 	wait := slowCalls(t, c, ctx, 4)
 	waitPending(t, c, 4)
-	c.mu.Lock()
-	w := c.ctxw
-	c.mu.Unlock()
+	w := watchOf(c)
 	c.fail(fmt.Errorf("test: %w", ErrConnection))
 	for i, err := range wait() {
 		if !errors.Is(err, ErrConnection) {
