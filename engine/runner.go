@@ -302,15 +302,24 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			defer wt.Stop()
 			warm = wt.C
 		}
+		// Each cut and the warm-up's end are stamped with the clock read
+		// when they happen, not with the time a timer's channel carries:
+		// that is when the timer was due, and a collector that waited for
+		// a CPU (1000 busy workers on 2 CPUs: seconds) or for a slow
+		// onInterval receives it late. A cut swaps the recorders at once,
+		// so what it holds is what was recorded until now; stamped with
+		// the due time, a status line said "2 sec: 170232249 operations;
+		// 161202989.99 current ops/sec" at 8 M ops/s.
 		for {
 			select {
-			case now := <-warm:
+			case <-warm:
+				now := time.Now()
 				r.coll.Reset(now)
 				measureStart = now
 				r.measured.Store(true)
-			case now := <-tick:
+			case <-tick:
 				if r.measured.Load() {
-					r.opts.onInterval(r.coll.Cut(now))
+					r.opts.onInterval(r.coll.Cut(time.Now()))
 				}
 			case <-allDone:
 				return
@@ -321,7 +330,11 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 	end := time.Now()
 	close(allDone)
 	<-collDone
-	last := r.coll.Cut(end)
+	// The last cut is stamped when it is made, after the collector has
+	// stopped: the collector may have cut once more after end (a tick
+	// between the workers' end and allDone), and an interval must not end
+	// before it starts.
+	last := r.coll.Cut(time.Now())
 	if r.opts.onInterval != nil {
 		r.opts.onInterval(last)
 	}

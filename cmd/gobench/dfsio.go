@@ -334,7 +334,8 @@ func dfsioProgress(w io.Writer, job *dfsio.Job, n int, every time.Duration) (sto
 			select {
 			case <-done:
 				return
-			case now := <-t.C:
+			case <-t.C: // the time of the read, not the tick's due time (stale when late)
+				now := time.Now()
 				files, b := job.Progress()
 				dfsio.Log(w, "progress: %d of %d files done, %.1f MB processed in %.0f s, %.1f MB/s now",
 					files, n, float64(b)/(1<<20), now.Sub(start).Seconds(), float64(b-lastB)/(1<<20)/now.Sub(last).Seconds())

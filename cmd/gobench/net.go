@@ -151,8 +151,8 @@ func netRun(ctx context.Context, plan *workload.Plan, a *netArgs, out io.Writer,
 		for k := 1; ; k++ {
 			tm := time.NewTimer(time.Until(t0.Add(time.Duration(k) * every)))
 			select {
-			case now := <-tm.C:
-				if iv, ok := tk.Tick(now); ok {
+			case <-tm.C: // the time of the read, not the timer's due time (stale when late)
+				if iv, ok := tk.Tick(time.Now()); ok {
 					emit(iv)
 				}
 			case <-done:

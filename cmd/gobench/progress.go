@@ -39,7 +39,8 @@ func startProgress(stderr io.Writer, r progressSource, statusOn bool) func() {
 			case <-done:
 				fmt.Fprint(f, "\r\033[K")
 				return
-			case now := <-t.C:
+			case <-t.C: // the time of the read, not the tick's due time (stale when late)
+				now := time.Now()
 				n := r.Done()
 				if dt := now.Sub(prevT).Seconds(); dt > 0 {
 					rate = 0.7*rate + 0.3*float64(n-prev)/dt
