@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"time"
 )
@@ -39,6 +40,26 @@ func (p *progress) flush() {
 	p.n = 0
 }
 
+// yieldEvery is how long a worker runs operations that never block (a
+// no-op or in-memory driver) before it yields its goroutine between two of
+// them. Without yields the Go runtime preempts such a worker every 10 ms
+// wherever it is, inside a timed call or inside its recorder's critical
+// section too; with more workers than CPUs the preempted one then waits
+// behind every other runnable worker (1000 workers on 2 CPUs: seconds),
+// and an interval's cut, which waits until every writer has left the
+// critical section it was in, waits as long: status lines came 10-20 s
+// apart at 1000 threads. A worker whose operations block (a network
+// driver) parks in them and is never preempted; its yields are rare and
+// cost nothing it would not have spent; a paced worker sleeps between
+// operations and does not yield. The time is read from the meter's last
+// measurement: no clock read of its own. (bench/README.md: at 1000
+// threads on the basic driver, status lines every second again, and
+// 8.0-9.5 against 6.7-7.5 M ops/s.)
+const yieldEvery = 2 * time.Millisecond
+
+// yield is runtime.Gosched; a test counts the calls.
+var yield = runtime.Gosched
+
 // loop runs one worker's operations in Java's closed loop: its quota (0 =
 // until stopped), paced by the per-thread target schedule when one is set.
 // Unthrottled, it reads no clock of its own: each operation's intended
@@ -70,6 +91,10 @@ func (r *Runner) loop(ctx context.Context, id int, task Task, m *Meter, slot *pa
 	// load inserts exactly its key range; only measured ones reach the
 	// report.
 	var issued int64
+	// slice is when the worker's current run began: the end of its first
+	// measured operation after it last yielded (-1 until then), so that
+	// the time a yielded worker waited for a CPU does not count.
+	var slice time.Duration
 	for quota == 0 || issued < quota {
 		if r.stopping.Load() {
 			return
@@ -78,12 +103,19 @@ func (r *Runner) loop(ctx context.Context, id int, task Task, m *Meter, slot *pa
 			return
 		}
 		issued++
-		if paced {
-			next := threadStart + time.Duration(issued)*r.tick
-			m.intended = next
-			if d := next - m.Now(); d > 0 && !r.sleep(m, p, d, stop) {
-				return
+		if !paced {
+			if slice < 0 {
+				slice = m.last
+			} else if m.last-slice >= yieldEvery {
+				yield()
+				slice = -1
 			}
+			continue
+		}
+		next := threadStart + time.Duration(issued)*r.tick
+		m.intended = next
+		if d := next - m.Now(); d > 0 && !r.sleep(m, p, d, stop) {
+			return
 		}
 	}
 }

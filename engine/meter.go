@@ -32,6 +32,10 @@ type Meter struct {
 	// same critical section (the runner counts it after the step
 	// otherwise).
 	pending bool
+	// last is the end of the last call measured (the clock read that
+	// timed it), for the loop's yields (see yieldEvery): no clock read of
+	// its own.
+	last time.Duration
 }
 
 // actualStart as an intended start means "the operation's actual start".
@@ -59,6 +63,7 @@ func (m *Meter) Intended() time.Duration { return m.intended }
 // sends acknowledged later). Call it on the worker's goroutine.
 func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err error) drivers.Status {
 	st := drivers.Classify(err)
+	m.last = end
 	if !m.on {
 		return st
 	}

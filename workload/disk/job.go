@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -122,22 +121,6 @@ func (j *Job) NewTask(id int, conn drivers.Conn, rnd *rand.Rand, m *engine.Meter
 	return &task{j: j, fs: fs, m: m, buf: buf, idx: id, file: File{Name: j.paths[id]}, fileS: m.Extra(NameFile)}, nil
 }
 
-// yieldEvery is how long a worker goes between yields of its goroutine
-// (runtime.Gosched), well under the Go runtime's 10 ms time slice. A
-// worker that does nothing but blocking read and write calls is never
-// rescheduled (each call returns to the same goroutine without going
-// through the scheduler), so its slice never ends: once 10 ms have passed,
-// sysmon takes it for a goroutine that runs too long and takes its P away
-// in every call it finds in progress, wakes another thread to take the P,
-// and the worker, back from the call, has to get a P again, often by
-// sleeping until woken. At 4 KB blocks that was a thread hand-off for
-// about every other block and 5-12 % below dd's rate (bench/README.md,
-// ceilings.sh). A yield starts a new slice; it costs a microsecond or two.
-const yieldEvery = 2 * time.Millisecond
-
-// yield is runtime.Gosched; a test counts the calls.
-var yield = runtime.Gosched
-
 // task is one worker: one file.
 type task struct {
 	j     *Job
@@ -149,7 +132,6 @@ type task struct {
 
 	opened bool
 	done   bool
-	slice  time.Duration // when the worker last yielded (see yieldEvery)
 	w      io.WriteCloser
 	r      drivers.FileReader
 	file   File
@@ -165,11 +147,6 @@ func (t *task) Step(ctx context.Context) bool {
 	}
 	cfg := &t.j.cfg
 	start := t.m.Now()
-	if start-t.slice >= yieldEvery {
-		yield()
-		t.slice = t.m.Now()
-		start = t.slice
-	}
 	if cfg.Test == Write {
 		n := int64(len(t.buf))
 		if rest := cfg.Size - t.file.Bytes; rest < n {
