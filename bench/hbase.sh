@@ -97,14 +97,8 @@ tgo=gobench_bench_go
 tjava=gobench_bench_java
 pidfile=${GOBENCH_RUN:-/tmp/gobench-testenv}/hbase/pid
 tck=$(getconf CLK_TCK)
-now() { date +%s.%N; }
 fail() { echo "bench/hbase.sh: $1 failed; see $2" >&2; exit 1; }
-
-# cputicks PID: utime+stime of PID (clock ticks), empty if it is gone.
-cputicks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null; }
-# switches PID: context switches, voluntary and involuntary, of PID's threads now alive.
-# (empty while the process is ending and its threads are going)
-switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { if (n) print n }'; }
+. bench/lib/proc.sh # now, cputicks, switches
 
 # The server's affinity, restored on exit.
 spid=
@@ -155,50 +149,11 @@ lock_off() { [ -z "$lockfd" ] || { exec {lockfd}>&-; lockfd=; }; }
 
 # window NAME: from the status lines after WARMUP seconds and the CPU samples, the line
 # "ops seconds throughput read-p99 update-p99 client-cpu-s server-cpu-s client-switches
-# server-switches" of the window.
+# server-switches" of the window (bench/lib/window.awk).
 window() {
-	awk -v warm="$warmup" -v tck="$tck" '
-	FNR == 1 { file++ }
-	file == 1 { # (switches only rise: a sum that fell lost an ending thread; hold it)
-		nc++; for (k = 1; k <= 5; k++) col[k, nc] = k > 3 && nc > 1 && $k < col[k, nc - 1] ? col[k, nc - 1] : $k
-		next
-	}
-	/ sec: / && /operations;/ {
-		d = $1; gsub(/-/, " ", d); split($2, c, ":")
-		e = mktime(d " " c[1] " " c[2] " " c[3]) + c[4] / 1000
-		el = $3 + 0; ops = $5 + 0
-		if (el < warm) { next }
-		if (!started) { started = 1; e0 = e; o0 = ops; next }
-		e1 = e; o1 = ops; n++
-		rp[n] = p99(" READ: "); up[n] = p99(" UPDATE: ")
-	}
-	function p99(series,   s, i) {
-		i = index($0, "[" substr(series, 2))
-		if (!i) return ""
-		s = substr($0, i); sub(/\].*/, "", s)
-		if (s ~ /Count=0,/) return ""
-		if (!sub(/.*, 99=/, "", s)) return ""
-		sub(/,.*/, "", s); return s + 0
-	}
-	function at(t, k,   i, f) { # column k of the samples at time t, interpolated
-		for (i = 2; i <= nc; i++) if (col[1, i] >= t) {
-			f = (t - col[1, i - 1]) / (col[1, i] - col[1, i - 1])
-			return col[k, i - 1] + f * (col[k, i] - col[k, i - 1])
-		}
-		return col[k, nc]
-	}
-	function median(a, n,   m, i, j, v, k) { # of the non-empty a[1..n]
-		m = 0
-		for (i = 1; i <= n; i++) if (a[i] != "") v[++m] = a[i]
-		if (!m) return 0
-		for (i = 2; i <= m; i++) { k = v[i]; for (j = i - 1; j >= 1 && v[j] > k; j--) v[j + 1] = v[j]; v[j + 1] = k }
-		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-	}
-	END {
-		if (!n) { print "0 0 0 0 0 0 0 0 0"; exit }
-		printf "%d %.1f %.0f %.0f %.0f %.2f %.2f %.0f %.0f\n", o1 - o0, e1 - e0, (o1 - o0) / (e1 - e0), median(rp, n), median(up, n),
-			(at(e1, 2) - at(e0, 2)) / tck, (at(e1, 3) - at(e0, 3)) / tck, at(e1, 4) - at(e0, 4), at(e1, 5) - at(e0, 5)
-	}' "$out/$1.cpu" "$out/$1.err"
+	awk -v warm="$warmup" -v cols=4 -f bench/lib/window.awk "$out/$1.cpu" "$out/$1.err" | awk -v tck="$tck" '
+	$2 == 0 { print "0 0 0 0 0 0 0 0 0"; next }
+	{ printf "%d %.1f %.0f %.0f %.0f %.2f %.2f %.0f %.0f\n", $1, $2, $3, $4, $5, $6 / tck, $7 / tck, $8, $9 }'
 }
 
 # report LABEL NAME...: the side-by-side lines of one (workload, threads) from its rounds

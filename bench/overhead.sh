@@ -6,15 +6,28 @@
 #
 # For each thread count it runs the three tools one after the other (interleaved,
 # the order rotating every round, because a shared machine is noisy), ROUNDS times,
-# and prints the median throughput each tool reports, the ratios, the CPU time per
-# operation of the whole process (user+sys from /usr/bin/time -v) and the peak RSS;
-# then one run of each at RSS_THREADS threads for the peak RSS.
+# and prints the median throughput, the ratios, the CPU time per operation and the
+# peak RSS; then one run of each at RSS_THREADS threads for the peak RSS.
 #
-# Usage: bench/overhead.sh          (from any directory; about 5-10 minutes, more on first run)
+# Steady state, warm-up left out: gobench and Java YCSB each run for WARMUP+DURATION
+# seconds (maxexecutiontime) with a status line per second, and only the window after
+# the first WARMUP seconds counts: throughput = the operations of the window over its
+# length (from the status lines), CPU per operation = the process's utime+stime over
+# the window (from /proc every 0.5 s, interpolated at its ends; the JVM's JIT and GC
+# threads included) over those operations; the same code as bench/hbase.sh
+# (bench/lib/window.awk). Java's first seconds run interpreted and then half-compiled
+# code: a run of a fixed 3 000 000 operations (this script until 2026-12-04) is over in
+# about a second, and at 1 thread such a run gave Java 2.1-3.1 M ops/s against 3.8-4.2 M
+# in the window of a long one. go-ycsb has neither maxexecutiontime nor YCSB's status
+# lines; it is Go like gobench, without a JIT, so it runs GOYCSB_OPS operations and its
+# figures are those of the whole run (start-up included, milliseconds).
+#
+# Usage: bench/overhead.sh          (from any directory; about 20 minutes, more on first run)
 # Needs: go, java (8+), mvn, /usr/bin/time (Debian package "time").
 # Environment (defaults in brackets):
-#   THREADS ["1 2 64 1000"]  OPS [3000000] operations per run, same for every tool
-#   ROUNDS [3]  RECORDS [100000]  RSS_THREADS [10000]  RSS_OPS [1000000]
+#   THREADS ["1 2 64 1000"]  WARMUP [10] s  DURATION [20] s  GOYCSB_OPS [20000000]
+#   ROUNDS [3]  RECORDS [100000]  RSS_THREADS [10000]  RSS_OPS [1000000] (the RSS runs:
+#   a fixed operation count, peak RSS of the whole run)
 #   GOBENCH_CACHE [~/.cache/gobench-bench]: Maven jars, the go-ycsb build
 #   JAVA_OPTS [""]: extra JVM flags (the default is the JVM's own defaults)
 #   KEEP=1: keep the per-run logs (their directory is printed)
@@ -29,7 +42,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${GOBENCH_CACHE:-$HOME/.cache/gobench-bench}
 THREADS=${THREADS:-1 2 64 1000}
-OPS=${OPS:-3000000}
+WARMUP=${WARMUP:-10}
+DURATION=${DURATION:-20}
+GOYCSB_OPS=${GOYCSB_OPS:-20000000}
 ROUNDS=${ROUNDS:-3}
 RECORDS=${RECORDS:-100000}
 RSS_THREADS=${RSS_THREADS:-10000}
@@ -42,6 +57,14 @@ MAVEN_URL=${GOBENCH_MAVEN_URL:-https://repo.maven.apache.org/maven2}
 
 log() { printf '%s\n' "$*" >&2; }
 die() { log "overhead.sh: $*"; exit 1; }
+. "$ROOT/bench/lib/proc.sh" # now, cputicks
+
+for v in WARMUP DURATION GOYCSB_OPS ROUNDS RECORDS RSS_THREADS RSS_OPS; do
+	[[ ${!v} =~ ^[0-9]+$ ]] && [ "${!v}" -gt 0 ] || { log "overhead.sh: $v=\"${!v}\": want a whole number above 0"; exit 2; }
+done
+for t in $THREADS; do
+	[[ $t =~ ^[0-9]+$ ]] && [ "$t" -gt 0 ] || { log "overhead.sh: THREADS: \"$t\": want whole numbers above 0"; exit 2; }
+done
 
 for t in go java mvn; do
 	command -v "$t" >/dev/null 2>&1 || die "$t not found in PATH"
@@ -109,57 +132,91 @@ if [ ! -x "$GOYCSB" ]; then
 fi
 
 # ---- one run ---------------------------------------------------------------
-# run TOOL THREADS OPS TAG: runs TOOL under /usr/bin/time -v, then appends
-# "TOOL THREADS ops/s cpu_us_per_op rss_MB load1" to $WORK/results.
+# run TOOL THREADS MODE TAG: runs TOOL under /usr/bin/time -v, then appends
+# "TOOL THREADS ops/s cpu_us_per_op rss_MB load1" to $WORK/results. MODE "window":
+# WARMUP+DURATION seconds, figures over the window after WARMUP (go-ycsb: GOYCSB_OPS
+# operations, the whole run); a number: that many operations, figures of the whole run
+# (the RSS runs).
 run() {
-	local tool=$1 threads=$2 ops=$3 tag=$4 load tput cpu rss n out
+	local tool=$1 threads=$2 mode=$3 tag=$4 load tput cpu rss n ops out tpid cpid c w
 	out=$WORK/$tool-$threads-$tag
 	load=$(cut -d' ' -f1 /proc/loadavg)
+	ops=$mode
+	local count=(-p operationcount="$ops")
+	if [ "$mode" = window ]; then
+		# (operationcount: a bound maxexecutiontime reaches first; Java YCSB 0.17 takes
+		# operationcount=0 as "no thread" and does nothing)
+		count=(-p operationcount=1000000000 -p maxexecutiontime=$((WARMUP + DURATION)) -s -p status.interval=1)
+		if [ "$tool" = go-ycsb ]; then ops=$GOYCSB_OPS count=(-p operationcount="$ops"); fi
+	fi
 	case $tool in
 	gobench)
 		/usr/bin/time -v -o "$out.time" "$GOBENCH" run basic -P "$WORKLOAD" \
-			-p recordcount="$RECORDS" -p operationcount="$ops" -threads "$threads" \
-			>"$out.log" 2>&1 || true ;;
+			-p recordcount="$RECORDS" "${count[@]}" -threads "$threads" \
+			>"$out.log" 2>&1 & ;;
 	java)
 		# shellcheck disable=SC2086
 		/usr/bin/time -v -o "$out.time" java $JAVA_OPTS -cp "$YCSB_CP" site.ycsb.Client -t \
 			-db site.ycsb.BasicDB -P "$WORKLOAD" -p basicdb.verbose=false \
-			-p recordcount="$RECORDS" -p operationcount="$ops" -threads "$threads" \
-			>"$out.log" 2>&1 || true ;;
+			-p recordcount="$RECORDS" "${count[@]}" -threads "$threads" \
+			>"$out.log" 2>&1 & ;;
 	go-ycsb)
 		/usr/bin/time -v -o "$out.time" "$GOYCSB" run basic -P "$WORKLOAD" \
-			-p recordcount="$RECORDS" -p operationcount="$ops" --threads "$threads" \
+			-p recordcount="$RECORDS" "${count[@]}" --threads "$threads" \
 			-p verbose=false -p debug.pprof=127.0.0.1:0 \
-			>"$out.log" 2>&1 || true ;;
+			>"$out.log" 2>&1 & ;;
 	esac
+	tpid=$!
+	# The tool's CPU while it runs: /usr/bin/time's child, sampled every 0.5 s.
+	: >"$out.cpu"
+	cpid=
+	while kill -0 "$tpid" 2>/dev/null; do
+		[ -n "$cpid" ] || cpid=$(pgrep -P "$tpid" | head -n 1 || true)
+		if [ -n "$cpid" ]; then
+			c=$(cputicks "$cpid")
+			[ -z "$c" ] || echo "$(now) $c" >>"$out.cpu"
+		fi
+		sleep 0.5
+	done
+	wait "$tpid" || true
 	grep -q 'Exit status: 0' "$out.time" 2>/dev/null ||
 		{ tail -n 20 "$out.log" >&2; die "$tool with $threads threads failed (log above)"; }
-	case $tool in
-	go-ycsb)
-		# "Run finished, takes 4.2s" then per-operation "Count: N"; ops/s = sum / takes.
-		tput=$(awk '
-			/^Run finished, takes / { d = $4; s = 0
-				if (d ~ /h/) { split(d, a, "h"); s += a[1] * 3600; d = a[2] }
-				if (d ~ /m[0-9]/) { split(d, a, "m"); s += a[1] * 60; d = a[2] }
-				if (d ~ /ms$/) { sub(/ms$/, "", d); s += d / 1000 }
-				else if (d ~ /µs$/) { sub(/µs$/, "", d); s += d / 1e6 }
-				else { sub(/s$/, "", d); s += d } secs = s }
-			/^(READ|UPDATE|INSERT|SCAN|DELETE|READ_MODIFY_WRITE) +- / {
-				for (i = 1; i <= NF; i++) if ($i == "Count:") { c = $(i+1); sub(/,/, "", c); n += c } }
-			END { if (secs > 0 && n > 0) printf "%.1f %d", n / secs, n }' "$out.log") ;;
-	*)
-		tput=$(awk -F', ' '
-			/^\[OVERALL\], Throughput\(ops\/sec\)/ { t = $3 }
-			/^\[(READ|UPDATE)\], Operations/ { n += $3 }
-			END { if (t > 0) printf "%.1f %d", t, n }' "$out.log") ;;
-	esac
-	[ -n "$tput" ] || { tail -n 20 "$out.log" >&2; die "no throughput in the output of $tool ($threads threads)"; }
-	n=${tput#* }
-	tput=${tput% *}
-	[ "$n" -ge $((ops * 99 / 100)) ] || die "$tool ($threads threads) reported $n operations, want $ops"
-	cpu=$(awk -F': ' -v ops="$ops" '
-		/User time \(seconds\)/ { u = $2 } /System time \(seconds\)/ { s = $2 }
-		END { printf "%.3f", (u + s) * 1e6 / ops }' "$out.time")
+	if [ "$mode" = window ] && [ "$tool" != go-ycsb ]; then
+		read -r -a w < <(awk -v warm="$WARMUP" -v cols=1 -f "$ROOT/bench/lib/window.awk" "$out.cpu" "$out.log")
+		# w: ops seconds ops/s read-p99 update-p99 cpu-ticks
+		awk -v s="${w[1]}" -v d="$DURATION" 'BEGIN { exit !(s >= 0.8 * d) }' ||
+			{ tail -n 5 "$out.log" >&2; die "$tool ($threads threads): a window of ${w[1]} s after the warm-up, want about $DURATION (status lines in $out.log)"; }
+		tput=$(printf '%.1f' "${w[2]}")
+		cpu=$(awk -v t="${w[5]}" -v n="${w[0]}" -v tck="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / tck * 1e6 / n }')
+	else
+		case $tool in
+		go-ycsb)
+			# "Run finished, takes 4.2s" then per-operation "Count: N"; ops/s = sum / takes.
+			# (Only the block after it: go-ycsb prints the same lines every 10 s while it runs.)
+			tput=$(awk '
+				/^Run finished, takes / { fin = 1; d = $4; s = 0
+					if (d ~ /h/) { split(d, a, "h"); s += a[1] * 3600; d = a[2] }
+					if (d ~ /m[0-9]/) { split(d, a, "m"); s += a[1] * 60; d = a[2] }
+					if (d ~ /ms$/) { sub(/ms$/, "", d); s += d / 1000 }
+					else if (d ~ /µs$/) { sub(/µs$/, "", d); s += d / 1e6 }
+					else { sub(/s$/, "", d); s += d } secs = s }
+				fin && /^(READ|UPDATE|INSERT|SCAN|DELETE|READ_MODIFY_WRITE) +- / {
+					for (i = 1; i <= NF; i++) if ($i == "Count:") { c = $(i+1); sub(/,/, "", c); n += c } }
+				END { if (secs > 0 && n > 0) printf "%.1f %d", n / secs, n }' "$out.log") ;;
+		*)
+			tput=$(awk -F', ' '
+				/^\[OVERALL\], Throughput\(ops\/sec\)/ { t = $3 }
+				/^\[(READ|UPDATE)\], Operations/ { n += $3 }
+				END { if (t > 0) printf "%.1f %d", t, n }' "$out.log") ;;
+		esac
+		[ -n "$tput" ] || { tail -n 20 "$out.log" >&2; die "no throughput in the output of $tool ($threads threads)"; }
+		n=${tput#* }
+		tput=${tput% *}
+		[ "$n" -ge $((ops * 99 / 100)) ] || die "$tool ($threads threads) reported $n operations, want $ops"
+		cpu=$(awk -F': ' -v ops="$ops" '
+			/User time \(seconds\)/ { u = $2 } /System time \(seconds\)/ { s = $2 }
+			END { printf "%.3f", (u + s) * 1e6 / ops }' "$out.time")
+	fi
 	rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out.time")
 	echo "$tool $threads $tput $cpu $rss $load" >>"$WORK/results"
 	log "  $(printf '%-8s %5s threads  %12s ops/s  %8s us CPU/op  %7s MB RSS  load %s' \
@@ -180,7 +237,9 @@ echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start (the machine may be s
 echo "gobench:   $(cd "$ROOT" && git describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3-)"
 echo "Java YCSB: site.ycsb:core:$YCSB_VERSION, $(java -version 2>&1 | head -n 1)${JAVA_OPTS:+, JAVA_OPTS=$JAVA_OPTS}"
 echo "go-ycsb:   $GOYCSB_VERSION built with $(go version | cut -d' ' -f3), $(cat "$GOYCSB_DIR/bindings" 2>/dev/null || echo unknown)"
-echo "workload:  $WORKLOAD, recordcount=$RECORDS, operationcount=$OPS per run (RSS: $RSS_OPS at $RSS_THREADS threads)"
+echo "workload:  $WORKLOAD, recordcount=$RECORDS"
+echo "measured:  gobench and Java YCSB: $((WARMUP + DURATION)) s runs, the window after the first $WARMUP s (steady state: Java's JIT done);"
+echo "           go-ycsb: whole runs of $GOYCSB_OPS operations; RSS runs: $RSS_OPS operations at $RSS_THREADS threads, whole run"
 echo "runs:      $ROUNDS interleaved rounds per thread count, median shown; ratio = gobench / other"
 echo
 
@@ -189,7 +248,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 	log "round $((r + 1))/$ROUNDS"
 	for t in $THREADS; do
 		for ((i = 0; i < 3; i++)); do
-			run "${TOOLS[$(((i + r) % 3))]}" "$t" "$OPS" "r$r"
+			run "${TOOLS[$(((i + r) % 3))]}" "$t" window "r$r"
 		done
 	done
 done
@@ -210,7 +269,8 @@ g=$(median gobench "$RSS_THREADS" 5) j=$(median java "$RSS_THREADS" 5) y=$(media
 printf '%-9s | %11s MB | %13s MB | %11s MB | %12s | %15s\n' "RSS@$RSS_THREADS" "$g" "$j" "$y" "$(ratio "$j" "$g")" "$(ratio "$y" "$g")"
 echo "(RSS row: peak resident set of the whole process at $RSS_THREADS threads; its ratios are other / gobench)"
 echo
-echo "CPU time per operation: user+sys of the whole process (startup, JIT and GC included) / operations;"
+echo "CPU time per operation: user+sys of the whole process (all its threads: JIT and GC included) over the"
+echo "measured window / its operations (go-ycsb and the RSS row: the whole run, start-up included);"
 echo "median over the rounds, microseconds; ratios are other / gobench. Less sensitive to machine load than ops/s."
 printf '%-9s | %8s | %8s | %8s | %12s | %15s\n' threads gobench Java go-ycsb Java/gobench go-ycsb/gobench
 printf '%s\n' "----------|----------|----------|----------|--------------|----------------"
