@@ -51,12 +51,14 @@ func (t clockTask) Step(context.Context) bool {
 
 // An unpaced worker yields its goroutine once it has run yieldEvery of
 // operations, so that the Go runtime does not preempt it inside a timed
-// call or its recorder's critical section; the time it then waits for a
-// CPU does not count towards the next yield (else, with more workers than
-// CPUs, every worker would yield after each operation).
+// call or its recorder's critical section; neither the time before its
+// first operation (the clock here starts 1 s into the run: a worker that
+// got a CPU late) nor the time it waits for a CPU after a yield counts
+// towards the next yield (else, with more workers than CPUs, every worker
+// would yield after each operation).
 func TestUnpacedWorkerYieldsEveryPeriodOfItsRun(t *testing.T) {
 	for _, wait := range []time.Duration{0, time.Second} {
-		j := &clockJob{step: 100 * time.Microsecond, wait: wait}
+		j := &clockJob{step: 100 * time.Microsecond, wait: wait, now: time.Second}
 		saved := yield
 		yield = func() { j.yielded = true; j.yieldsAt = append(j.yieldsAt, j.ops) }
 		set := DefaultSettings()
@@ -70,11 +72,10 @@ func TestUnpacedWorkerYieldsEveryPeriodOfItsRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// 100 us per operation: the first yield after the 20th (2 ms
-		// into the run), then every 21 (one to mark the run's start,
-		// 20 to fill 2 ms).
-		if len(j.yieldsAt) != 47 || j.yieldsAt[0] != 20 {
-			t.Fatalf("wait %v: yields after operations %v, want after 20, 41, 62, ... 986 (47 of them)", wait, j.yieldsAt)
+		// 100 us per operation: a yield after every 21 (one to mark
+		// the run's start, 20 to fill 2 ms).
+		if len(j.yieldsAt) != 47 || j.yieldsAt[0] != 21 {
+			t.Fatalf("wait %v: yields after operations %v, want after 21, 42, 63, ... 987 (47 of them)", wait, j.yieldsAt)
 		}
 		for i := 1; i < len(j.yieldsAt); i++ {
 			if d := j.yieldsAt[i] - j.yieldsAt[i-1]; d != 21 {
