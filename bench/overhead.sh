@@ -17,7 +17,7 @@
 # threads included) over those operations; the same code as bench/hbase.sh
 # (bench/lib/window.awk). Java's first seconds run interpreted and then half-compiled
 # code: a run of a fixed 3 000 000 operations (this script until 2026-12-04) is over in
-# about a second, and at 1 thread such a run gave Java 2.1-3.1 M ops/s against 3.8-4.2 M
+# about a second, and at 1 thread such a run gave Java 2.1-3.2 M ops/s against 3.8-4.2 M
 # in the window of a long one. go-ycsb has neither maxexecutiontime nor YCSB's status
 # lines; it is Go like gobench, without a JIT, so it runs GOYCSB_OPS operations and its
 # figures are those of the whole run (start-up included, milliseconds).
