@@ -133,14 +133,14 @@ func (r *Runner) step(ctx context.Context, task Task, m *Meter, prog *progress) 
 	m.on, m.pending = on, on
 	if !task.Step(ctx) {
 		if on && !m.pending {
-			m.rec.Done(-1) // counted with its measurement: take it back
+			m.done(-1) // counted with its measurement: take it back
 		}
 		m.pending = false
 		return false
 	}
 	prog.add()
 	if m.pending {
-		m.rec.Done(1)
+		m.done(1)
 		m.pending = false
 	}
 	return true

@@ -14,8 +14,13 @@ import (
 // Task times each driver call with it. It is used by one goroutine and
 // allocates nothing.
 type Meter struct {
-	t     *SeriesMap
+	t *SeriesMap
+	// rec is the worker's own recorder; or, with many workers, nil and
+	// pool the run's shared recorders, one claimed for each operation's
+	// measurements from hint (see claim).
 	rec   *measure.Recorder
+	pool  *measure.Pool
+	hint  int
 	first *firstError // the run's first failed operation
 	base  int64       // the run's start on the runtime's monotonic clock (nanotime)
 	// intended is the current operation's scheduled start, or actualStart
@@ -78,15 +83,40 @@ func (m *Meter) MeasureSpan(op int, start, end, intended time.Duration, err erro
 		done, m.pending = 1, false
 	}
 	s := m.t.failed[op][st]
+	rec := m.claim()
 	if m.t.intendedUnderPlain {
-		m.rec.RecordOp(s, end-intended, m.t.plain[op], int(st), done)
+		rec.RecordOp(s, end-intended, m.t.plain[op], int(st), done)
 	} else {
-		m.rec.RecordOp(s, end-start, m.t.plain[op], int(st), done)
+		rec.RecordOp(s, end-start, m.t.plain[op], int(st), done)
 		if m.t.recordIntended {
-			m.rec.Record(m.t.intended[s], end-intended)
+			rec.Record(m.t.intended[s], end-intended)
 		}
 	}
+	m.release(rec)
 	return st
+}
+
+// claim returns the recorder to write: the worker's own, or one claimed
+// from the run's pool, which release gives back. Measurements written
+// between the two land in the same interval.
+func (m *Meter) claim() *measure.Recorder {
+	if m.pool == nil {
+		return m.rec
+	}
+	return m.pool.Claim(m.hint)
+}
+
+func (m *Meter) release(rec *measure.Recorder) {
+	if m.pool != nil {
+		rec.Release()
+	}
+}
+
+// done adds n to the completed operations.
+func (m *Meter) done(n int64) {
+	rec := m.claim()
+	rec.Done(n)
+	m.release(rec)
 }
 
 // Sample records a latency under series s (see [SeriesMap.Extra]) from start to
@@ -100,7 +130,9 @@ func (m *Meter) Sample(s int, start time.Duration) {
 // Count counts return code st against series s.
 func (m *Meter) Count(s int, st drivers.Status) {
 	if m.on {
-		m.rec.Count(s, int(st))
+		rec := m.claim()
+		rec.Count(s, int(st))
+		m.release(rec)
 	}
 }
 
@@ -111,14 +143,16 @@ func (m *Meter) sample(s int, start, end time.Duration) {
 	if intended < 0 {
 		intended = start
 	}
+	rec := m.claim()
 	if m.t.intendedUnderPlain {
-		m.rec.Record(s, end-intended)
-		return
+		rec.Record(s, end-intended)
+	} else {
+		rec.Record(s, end-start)
+		if m.t.recordIntended {
+			rec.Record(m.t.intended[s], end-intended)
+		}
 	}
-	m.rec.Record(s, end-start)
-	if m.t.recordIntended {
-		m.rec.Record(m.t.intended[s], end-intended)
-	}
+	m.release(rec)
 }
 
 // SampleValue records v under series s as a latency sample, without
@@ -126,7 +160,9 @@ func (m *Meter) sample(s int, start, end time.Duration) {
 // master's SCAN-LATENCY-PER-RECORD (a scan's latency per row returned).
 func (m *Meter) SampleValue(s int, v time.Duration) {
 	if m.on {
-		m.rec.Record(s, v)
+		rec := m.claim()
+		rec.Record(s, v)
+		m.release(rec)
 	}
 }
 

@@ -24,7 +24,8 @@ type Runner struct {
 	job    Job
 	series *SeriesMap
 	coll   *measure.Collector
-	recs   []*measure.Recorder // shared round-robin by workers
+	recs   []*measure.Recorder // one per worker, when there are few workers
+	pool   *measure.Pool       // claimed per operation, when there are many
 	opts   options
 
 	threads int     // after Java's clamp to the op count
@@ -101,20 +102,23 @@ func New(set Settings, job Job, db drivers.DB) (*Runner, error) {
 		// Java: per-thread rate = target / threadcount (original count).
 		r.tick = time.Duration(float64(time.Second) * float64(set.Threads) / set.Target)
 	}
-	// Recorders are shared by workers (they are multi-writer and
-	// lock-free); a few per CPU keep contention low and memory bounded
-	// whatever the thread count. With no more workers than that, each
-	// worker has one of its own, written without atomic adds.
+	// With no more workers than a few per CPU, each worker has a recorder
+	// of its own, written without atomic adds. With more, the workers share
+	// a pool of that many, claiming one for each operation's measurements
+	// (two atomic instructions, where a recorder shared through atomic adds
+	// cost five to seven and most of them contended: 24 % of the CPU at
+	// 1000 threads on the basic driver; bench/README.md). Memory stays
+	// bounded whatever the thread count.
 	nrec := min(r.threads, 4*runtime.GOMAXPROCS(0))
 	r.coll = measure.NewCollector(r.series.Layout(), measure.Options{Buckets: set.Buckets, Raw: set.Raw})
 	r.done = make([]paddedCount, nrec)
-	r.recs = make([]*measure.Recorder, nrec)
-	for i := range r.recs {
-		if nrec == r.threads {
+	if nrec == r.threads {
+		r.recs = make([]*measure.Recorder, nrec)
+		for i := range r.recs {
 			r.recs[i] = r.coll.NewSingleWriterRecorder()
-		} else {
-			r.recs[i] = r.coll.NewRecorder()
 		}
+	} else {
+		r.pool = r.coll.NewPool(nrec)
 	}
 	return r, nil
 }
@@ -253,7 +257,12 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 				openMu.Unlock()
 				return
 			}
-			m := &Meter{t: r.series, rec: r.recs[id%len(r.recs)], base: baseNano, first: &r.first}
+			m := &Meter{t: r.series, base: baseNano, first: &r.first}
+			if r.pool != nil {
+				m.pool, m.hint = r.pool, id%r.pool.Len()
+			} else {
+				m.rec = r.recs[id]
+			}
 			task, err := r.job.NewTask(id, conn, generatorRand(s.Seed, id), m)
 			if err == nil && r.arr != nil {
 				setReady()

@@ -1,6 +1,8 @@
 package measure
 
 import (
+	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -89,6 +91,47 @@ func BenchmarkRecordShared(b *testing.B) {
 			r.Done(1)
 			i++
 		}
+	})
+}
+
+// BenchmarkRecordManyWriters is the runner's case with many more workers
+// than CPUs (here 125 per CPU, 4 recorders per CPU): each operation's
+// RecordOp goes to a multi-writer recorder shared round-robin (atomic adds
+// inside a phaser section) or to a recorder claimed from a pool (plain
+// adds under the claim).
+func BenchmarkRecordManyWriters(b *testing.B) {
+	const perCPU, recsPerCPU = 125, 4
+	n := recsPerCPU * runtime.GOMAXPROCS(0)
+	b.Run("shared", func(b *testing.B) {
+		c := NewCollector(testLayout, Options{Start: t0})
+		recs := make([]*Recorder, n)
+		for i := range recs {
+			recs[i] = c.NewRecorder()
+		}
+		var id atomic.Int64
+		b.ReportAllocs()
+		b.SetParallelism(perCPU)
+		b.RunParallel(func(pb *testing.PB) {
+			r := recs[int(id.Add(1))%n]
+			for i := 0; pb.Next(); i++ {
+				r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+			}
+		})
+	})
+	b.Run("pooled", func(b *testing.B) {
+		c := NewCollector(testLayout, Options{Start: t0})
+		p := c.NewPool(n)
+		var id atomic.Int64
+		b.ReportAllocs()
+		b.SetParallelism(perCPU)
+		b.RunParallel(func(pb *testing.PB) {
+			hint := int(id.Add(1)) % n
+			for i := 0; pb.Next(); i++ {
+				r := p.Claim(hint)
+				r.RecordOp(0, time.Duration(i&0xffff)*time.Microsecond, 0, 0, 1)
+				r.Release()
+			}
+		})
 	})
 }
 

@@ -56,19 +56,32 @@ func (c *Collector) Layout() Layout { return c.layout.clone() }
 // the next Cut. Each recorder costs two buffers of lazily allocated
 // per-series counts (about 190 KB per series used, for the default range),
 // so share recorders among workers when there are many.
-func (c *Collector) NewRecorder() *Recorder { return c.newRecorder(false) }
+func (c *Collector) NewRecorder() *Recorder { return c.newRecorder(recorderShared) }
 
 // NewSingleWriterRecorder returns a recorder that one goroutine at a time
 // writes (a worker of its own), cheaper per sample than [Collector.NewRecorder]'s;
 // writing it from two goroutines at once is a data race.
-func (c *Collector) NewSingleWriterRecorder() *Recorder { return c.newRecorder(true) }
+func (c *Collector) NewSingleWriterRecorder() *Recorder {
+	return c.newRecorder(recorderSingle)
+}
 
-func (c *Collector) newRecorder(single bool) *Recorder {
+// recorderKind is how a recorder's writers are ordered with the collector.
+type recorderKind int
+
+const (
+	recorderShared recorderKind = iota // atomic adds inside a phaser section
+	recorderSingle                     // plain adds inside a phaser section
+	recorderPooled                     // plain adds under a Pool's claim
+)
+
+func (c *Collector) newRecorder(kind recorderKind) *Recorder {
 	r := &Recorder{
-		single: single,
-		ph:     newPhaser(),
+		single: kind != recorderShared,
 		spare:  newBuffer(c.layout, c.geom),
 		geom:   c.geom,
+	}
+	if kind != recorderPooled {
+		r.ph = newPhaser()
 	}
 	r.active.Store(newBuffer(c.layout, c.geom))
 	c.mu.Lock()

@@ -13,19 +13,24 @@
 //
 // # Recording
 //
-// A [Collector] hands out [Recorder]s; several worker goroutines may share
-// one (gobench's runner, package engine, shares min(workers, 4×GOMAXPROCS)
-// recorders among its workers, so memory stays small with thousands of
-// workers). A recorder owns two buffers of per-series histogram counts
-// (µs, 1 µs to one hour, 3 significant digits by default, in
-// hdrhistogram-go's counts layout, allocated on a series' first sample)
-// and code counters. Writers update the active buffer with atomic adds
-// inside a writer-reader phaser critical section (after HdrHistogram's
-// WriterReaderPhaser), so recording is lock-free and allocation-free; a
-// recorder of one goroutine ([Collector.NewSingleWriterRecorder], which the
-// runner uses when each worker can have its own) adds plainly inside that
-// section, the phaser's atomics ordering its writes before the collector's
-// reads.
+// A [Collector] hands out [Recorder]s. A recorder owns two buffers of
+// per-series histogram counts (µs, 1 µs to one hour, 3 significant digits
+// by default, in hdrhistogram-go's counts layout, allocated on a series'
+// first sample) and code counters, and is written in one of three ways:
+//   - shared ([Collector.NewRecorder]): any number of goroutines update the
+//     active buffer with atomic adds inside a writer-reader phaser critical
+//     section (after HdrHistogram's WriterReaderPhaser);
+//   - single-writer ([Collector.NewSingleWriterRecorder]): one goroutine
+//     adds plainly inside that section, the phaser's atomics ordering its
+//     writes before the collector's reads (gobench's runner, package
+//     engine, gives each worker one when there are at most 4×GOMAXPROCS);
+//   - pooled ([Collector.NewPool]): many goroutines share a few recorders,
+//     each claiming one that nobody holds for its writes ([Pool.Claim],
+//     one compare-and-swap) and releasing it after (one store); the claim
+//     is the critical section, the adds are plain (the runner's choice for
+//     more workers than that, so memory stays small with thousands).
+//
+// Every way is lock-free and allocation-free on the hot path.
 // [Collector.Cut] swaps every recorder's buffers, waits for the phase flips,
 // and turns the old buffers into an interval [Snapshot] of hdrhistogram-go
 // histograms, which it also adds to the running total. So nothing is lost

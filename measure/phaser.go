@@ -45,6 +45,9 @@ func (p *phaser) exit(t int64) {
 type flipTicket struct {
 	nextEven bool
 	atFlip   int64
+	// unclaimed: a pool's recorder that a writer held at beginSwap, to be
+	// swapped once it is released.
+	unclaimed bool
 }
 
 // begin moves writers to the next phase without waiting; wait(ticket)
@@ -64,22 +67,24 @@ func (p *phaser) begin() flipTicket {
 
 // wait returns once every writer that entered before begin has exited.
 func (p *phaser) wait(t flipTicket) {
-	backoff := 10 * time.Microsecond
-	for spins := 0; ; spins++ {
-		var end int64
+	waitFor(func() bool {
 		if t.nextEven {
-			end = p.oddEnd.Load()
-		} else {
-			end = p.evenEnd.Load()
+			return p.oddEnd.Load() == t.atFlip
 		}
-		if end == t.atFlip {
-			return
-		}
-		// A writer's critical section is a few dozen nanoseconds, so spin
-		// briefly. It lasts longer only when the writer's goroutine was
-		// descheduled inside it; then sleep (with backoff up to 1 ms) rather
-		// than runtime.Gosched, which queues the waiter behind every
-		// runnable worker and can starve it for many time slices.
+		return p.evenEnd.Load() == t.atFlip
+	})
+}
+
+// waitFor returns once done reports true: it is how the collector waits
+// for a writer to leave its critical section. A writer's critical section
+// is a few dozen nanoseconds, so it spins briefly. The section lasts longer
+// only when the writer's goroutine was descheduled inside it; then it
+// sleeps (with backoff up to 1 ms) rather than calling runtime.Gosched,
+// which queues the waiter behind every runnable worker and can starve it
+// for many time slices.
+func waitFor(done func() bool) {
+	backoff := 10 * time.Microsecond
+	for spins := 0; !done(); spins++ {
 		if spins < 64 {
 			continue
 		}

@@ -8,13 +8,12 @@ import (
 )
 
 // Recorder records samples for one or more worker goroutines. Get one from
-// [Collector.NewRecorder]; several workers may share it (the engine's
-// runner makes min(workers, 4×GOMAXPROCS) recorders for all its workers).
-// Its methods are safe for concurrent use, lock-free (atomic adds inside a
-// writer-reader phaser critical section), never block, and never allocate
-// except for the first sample of a series in each of the recorder's two
-// buffers, which allocates that series' counts. They may run at the same
-// time as [Collector.Cut].
+// [Collector.NewRecorder]; several workers may share it. Its methods are
+// safe for concurrent use, lock-free (atomic adds inside a writer-reader
+// phaser critical section), never block, and never allocate except for the
+// first sample of a series in each of the recorder's two buffers, which
+// allocates that series' counts. They may run at the same time as
+// [Collector.Cut].
 //
 // A recorder from [Collector.NewSingleWriterRecorder] belongs to one
 // goroutine at a time: inside the critical section it adds with plain
@@ -22,11 +21,16 @@ import (
 // order them before the collector reads the buffer), which takes three to
 // five locked instructions off every operation.
 //
+// A recorder of a [Pool] is written only by the goroutine that claimed it,
+// between [Pool.Claim] and [Recorder.Release], with plain adds and no
+// phaser; a cut waits for its release.
+//
 // Series and code arguments are indexes into the collector's [Layout]; an
 // index out of range is a programming error and panics like a slice index.
 type Recorder struct {
-	single bool // one writer goroutine: plain adds inside the critical section
-	ph     *phaser
+	single bool        // one writer goroutine: plain adds inside the critical section
+	ph     *phaser     // nil in a Pool: its claim is the critical section
+	held   atomic.Bool // in a Pool: claimed by a writer or by the collector
 	active atomic.Pointer[buffer]
 	spare  *buffer // owned by the collector, under its mutex
 	geom   *geometry
@@ -95,6 +99,10 @@ func newBuffer(l Layout, g *geometry) *buffer {
 // values above the collector's highest trackable value as that value.
 func (r *Recorder) Record(series int, d time.Duration) {
 	us, idx := r.geom.sample(d)
+	if r.ph == nil {
+		r.add(r.active.Load(), series, us, idx)
+		return
+	}
 	t := r.ph.enter()
 	b := r.active.Load()
 	r.add(b, series, us, idx)
@@ -108,8 +116,16 @@ func (r *Recorder) Record(series int, d time.Duration) {
 // together, for about half their cost.
 func (r *Recorder) RecordOp(series int, d time.Duration, codeSeries, code int, done int64) {
 	us, idx := r.geom.sample(d)
+	if r.ph == nil {
+		r.recordOp(r.active.Load(), series, us, idx, codeSeries, code, done)
+		return
+	}
 	t := r.ph.enter()
-	b := r.active.Load()
+	r.recordOp(r.active.Load(), series, us, idx, codeSeries, code, done)
+	r.ph.exit(t)
+}
+
+func (r *Recorder) recordOp(b *buffer, series int, us int64, idx int, codeSeries, code int, done int64) {
 	r.add(b, series, us, idx)
 	if r.single {
 		b.codes[codeSeries][code]++
@@ -120,7 +136,6 @@ func (r *Recorder) RecordOp(series int, d time.Duration, codeSeries, code int, d
 			atomic.AddInt64(&b.done, done)
 		}
 	}
-	r.ph.exit(t)
 }
 
 // sample returns d in whole microseconds, clamped to [0, highest], and its
@@ -190,6 +205,10 @@ func (s *seriesBuf) addShared(us int64, idx int) {
 // status codes against the plain operation name, e.g. READ, even when the
 // latency went to READ-FAILED).
 func (r *Recorder) Count(series, code int) {
+	if r.ph == nil {
+		r.active.Load().codes[series][code]++
+		return
+	}
 	t := r.ph.enter()
 	if c := &r.active.Load().codes[series][code]; r.single {
 		*c++
@@ -202,6 +221,10 @@ func (r *Recorder) Count(series, code int) {
 // Done adds n completed operations to the count that drives the status
 // line's throughput and the report's Throughput(ops/sec).
 func (r *Recorder) Done(n int64) {
+	if r.ph == nil {
+		r.active.Load().done += n
+		return
+	}
 	t := r.ph.enter()
 	if d := &r.active.Load().done; r.single {
 		*d += n
@@ -216,16 +239,39 @@ func (r *Recorder) Done(n int64) {
 // which no writer touches once it returns. The old buffer is the next
 // spare, so drain it before the next swap. The caller holds the collector
 // mutex.
+//
+// A pool's recorder has no phaser: the swap happens while the collector
+// holds its claim, at once when no writer holds it, else in finishSwap,
+// which waits for the writer's release.
 func (r *Recorder) beginSwap() flipTicket {
-	old := r.active.Load()
-	r.active.Store(r.spare)
-	r.spare = old
+	if r.ph == nil {
+		if !r.tryClaim() {
+			return flipTicket{unclaimed: true}
+		}
+		r.swap()
+		r.Release()
+		return flipTicket{}
+	}
+	r.swap()
 	return r.ph.begin()
 }
 
 func (r *Recorder) finishSwap(t flipTicket) *buffer {
-	r.ph.wait(t)
+	switch {
+	case t.unclaimed:
+		waitFor(r.tryClaim)
+		r.swap()
+		r.Release()
+	case r.ph != nil:
+		r.ph.wait(t)
+	}
 	return r.spare
+}
+
+func (r *Recorder) swap() {
+	old := r.active.Load()
+	r.active.Store(r.spare)
+	r.spare = old
 }
 
 // drainInto moves everything in b into iv, adding histogram counts to

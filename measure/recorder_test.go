@@ -25,13 +25,28 @@ func TestRecorderAllocs(t *testing.T) {
 		}
 		testRecorderAllocs(t, c, r)
 	}
+	c := NewCollector(testLayout, Options{Start: t0, Buckets: 1000})
+	p := c.NewPool(2)
+	r := p.Claim(0)
+	testRecorderAllocs(t, c, r)
+	r.Release()
+	if n := testing.AllocsPerRun(1000, func() { p.Claim(1).Release() }); n != 0 {
+		t.Errorf("Claim and Release: %v allocs per run, want 0", n)
+	}
 }
 
 func testRecorderAllocs(t *testing.T, c *Collector, r *Recorder) {
 	// The first sample of a series allocates its histogram; warm both
 	// buffers up so the measured runs see the steady state.
 	r.Record(0, time.Millisecond)
+	pooled := r.ph == nil
+	if pooled {
+		r.Release() // a cut waits for a pool's recorder to be released
+	}
 	c.Cut(t0.Add(time.Second))
+	if pooled && !r.tryClaim() {
+		t.Fatal("the pool's recorder is still held after the cut")
+	}
 	r.Record(0, time.Millisecond)
 	tests := []struct {
 		name string
@@ -46,7 +61,7 @@ func testRecorderAllocs(t *testing.T, c *Collector, r *Recorder) {
 	}
 	for _, tt := range tests {
 		if n := testing.AllocsPerRun(1000, tt.fn); n != 0 {
-			t.Errorf("%s (single writer %v): %v allocs per run, want 0", tt.name, r.single, n)
+			t.Errorf("%s (single writer %v, pooled %v): %v allocs per run, want 0", tt.name, r.single, pooled, n)
 		}
 	}
 }
@@ -70,13 +85,16 @@ func TestRecordClampsAndTruncates(t *testing.T) {
 // while another goroutine cuts intervals: every sample, code and done count
 // must land in exactly one interval, and min/max must be exact.
 func TestConcurrentCut(t *testing.T) {
-	const workers, minPerWorker, minCuts = 6, 2000, 20
+	const workers, minPerWorker, minCuts = 10, 2000, 20
 	// A small range keeps histogram merges cheap under the race detector.
 	c := NewCollector(testLayout, Options{Start: t0, Highest: 10 * time.Millisecond})
 	// Workers 0-3 share one recorder, 4 and 5 have their own: recorders are
 	// multi-writer; 5's is a single-writer recorder (plain adds, ordered
-	// only by the phaser: the race detector checks that).
+	// only by the phaser: the race detector checks that). Workers 6-9
+	// claim from a pool of two recorders for each operation (plain adds,
+	// ordered by the claims).
 	shared := c.NewRecorder()
+	pool := c.NewPool(2)
 	var cuts atomic.Int64
 	var wg sync.WaitGroup
 	var want, wantSum [5]atomic.Int64
@@ -108,9 +126,15 @@ func TestConcurrentCut(t *testing.T) {
 				}
 				s := rng.IntN(len(testLayout.Series))
 				us := rng.Int64N(5000)
+				if seed >= 6 {
+					r = pool.Claim(int(seed))
+				}
 				r.Record(s, time.Duration(us)*time.Microsecond)
 				r.Count(s, i%3)
 				r.Done(1)
+				if seed >= 6 {
+					r.Release()
+				}
 				want[s].Add(1)
 				wantSum[s].Add(us)
 				for m := wantMin[s].Load(); us < m && !wantMin[s].CompareAndSwap(m, us); m = wantMin[s].Load() {
