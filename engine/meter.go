@@ -17,10 +17,9 @@ type Meter struct {
 	t *SeriesMap
 	// rec is the worker's own recorder; or, with many workers, nil and
 	// pool the run's shared recorders, one claimed for each operation's
-	// measurements from hint (see claim).
+	// measurements (see claim).
 	rec   *measure.Recorder
 	pool  *measure.Pool
-	hint  int
 	first *firstError // the run's first failed operation
 	base  int64       // the run's start on the runtime's monotonic clock (nanotime)
 	// intended is the current operation's scheduled start, or actualStart
@@ -103,7 +102,7 @@ func (m *Meter) claim() *measure.Recorder {
 	if m.pool == nil {
 		return m.rec
 	}
-	return m.pool.Claim(m.hint)
+	return m.pool.Claim()
 }
 
 func (m *Meter) release(rec *measure.Recorder) {

@@ -54,7 +54,7 @@ func TestMeterAllocs(t *testing.T) {
 	job := &countJob{}
 	own := NewMeter(set, job)
 	pooled := NewMeter(set, job)
-	pooled.pool, pooled.hint, pooled.rec = measure.NewCollector(pooled.t.Layout(), measure.Options{}).NewPool(2), 1, nil
+	pooled.pool, pooled.rec = measure.NewCollector(pooled.t.Layout(), measure.Options{}).NewPool(2), nil
 	fail := errors.New("boom")
 	for name, m := range map[string]*Meter{"own": own, "pooled": pooled} {
 		// The first sample of a series allocates its histogram.

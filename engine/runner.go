@@ -259,7 +259,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			}
 			m := &Meter{t: r.series, base: baseNano, first: &r.first}
 			if r.pool != nil {
-				m.pool, m.hint = r.pool, id%r.pool.Len()
+				m.pool = r.pool
 			} else {
 				m.rec = r.recs[id]
 			}

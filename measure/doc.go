@@ -6,7 +6,10 @@
 // can merge exactly.
 //
 // It may import only the standard library and
-// github.com/HdrHistogram/hdrhistogram-go. It knows nothing about drivers or
+// github.com/HdrHistogram/hdrhistogram-go, and reaches into the runtime in
+// one place: procid.go links to runtime.procPin, which the Go team keeps
+// for outside packages (go.dev/issue/67401), to learn which CPU's
+// recorders a pooled writer should claim. It knows nothing about drivers or
 // workloads: callers name their series ("READ", "READ-FAILED",
 // "Intended-READ", "CLEANUP", ...) and return codes ("OK", "NOT_FOUND", ...)
 // in a [Layout] and refer to them by index.

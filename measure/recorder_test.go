@@ -27,10 +27,10 @@ func TestRecorderAllocs(t *testing.T) {
 	}
 	c := NewCollector(testLayout, Options{Start: t0, Buckets: 1000})
 	p := c.NewPool(2)
-	r := p.Claim(0)
+	r := p.Claim()
 	testRecorderAllocs(t, c, r)
 	r.Release()
-	if n := testing.AllocsPerRun(1000, func() { p.Claim(1).Release() }); n != 0 {
+	if n := testing.AllocsPerRun(1000, func() { p.Claim().Release() }); n != 0 {
 		t.Errorf("Claim and Release: %v allocs per run, want 0", n)
 	}
 }
@@ -127,7 +127,7 @@ func TestConcurrentCut(t *testing.T) {
 				s := rng.IntN(len(testLayout.Series))
 				us := rng.Int64N(5000)
 				if seed >= 6 {
-					r = pool.Claim(int(seed))
+					r = pool.Claim()
 				}
 				r.Record(s, time.Duration(us)*time.Microsecond)
 				r.Count(s, i%3)
