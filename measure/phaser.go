@@ -45,9 +45,6 @@ func (p *phaser) exit(t int64) {
 type flipTicket struct {
 	nextEven bool
 	atFlip   int64
-	// unclaimed: a pool's recorder that a writer held at beginSwap, to be
-	// swapped once it is released.
-	unclaimed bool
 }
 
 // begin moves writers to the next phase without waiting; wait(ticket)

@@ -31,7 +31,6 @@ func TestPoolClaimsAreExclusive(t *testing.T) {
 	if r := <-got; r != second {
 		t.Errorf("Claim returned recorder %p, want the released %p", r, second)
 	}
-
 }
 
 // TestCutWaitsForAClaim: a cut that finds a pooled recorder claimed swaps

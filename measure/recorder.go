@@ -127,15 +127,8 @@ func (r *Recorder) RecordOp(series int, d time.Duration, codeSeries, code int, d
 
 func (r *Recorder) recordOp(b *buffer, series int, us int64, idx int, codeSeries, code int, done int64) {
 	r.add(b, series, us, idx)
-	if r.single {
-		b.codes[codeSeries][code]++
-		b.done += done
-	} else {
-		atomic.AddInt64(&b.codes[codeSeries][code], 1)
-		if done != 0 {
-			atomic.AddInt64(&b.done, done)
-		}
-	}
+	r.count(b, codeSeries, code)
+	r.addDone(b, done)
 }
 
 // sample returns d in whole microseconds, clamped to [0, highest], and its
@@ -206,15 +199,11 @@ func (s *seriesBuf) addShared(us int64, idx int) {
 // latency went to READ-FAILED).
 func (r *Recorder) Count(series, code int) {
 	if r.ph == nil {
-		r.active.Load().codes[series][code]++
+		r.count(r.active.Load(), series, code)
 		return
 	}
 	t := r.ph.enter()
-	if c := &r.active.Load().codes[series][code]; r.single {
-		*c++
-	} else {
-		atomic.AddInt64(c, 1)
-	}
+	r.count(r.active.Load(), series, code)
 	r.ph.exit(t)
 }
 
@@ -222,16 +211,30 @@ func (r *Recorder) Count(series, code int) {
 // line's throughput and the report's Throughput(ops/sec).
 func (r *Recorder) Done(n int64) {
 	if r.ph == nil {
-		r.active.Load().done += n
+		r.addDone(r.active.Load(), n)
 		return
 	}
 	t := r.ph.enter()
-	if d := &r.active.Load().done; r.single {
-		*d += n
-	} else {
-		atomic.AddInt64(d, n)
-	}
+	r.addDone(r.active.Load(), n)
 	r.ph.exit(t)
+}
+
+// count and addDone add to b inside the writer's critical section: plainly
+// for one writer, atomically for several.
+func (r *Recorder) count(b *buffer, series, code int) {
+	if c := &b.codes[series][code]; r.single {
+		*c++
+	} else {
+		atomic.AddInt64(c, 1)
+	}
+}
+
+func (r *Recorder) addDone(b *buffer, n int64) {
+	if r.single {
+		b.done += n
+	} else if n != 0 {
+		atomic.AddInt64(&b.done, n)
+	}
 }
 
 // beginSwap installs the spare buffer as the active one and starts the
@@ -240,16 +243,10 @@ func (r *Recorder) Done(n int64) {
 // spare, so drain it before the next swap. The caller holds the collector
 // mutex.
 //
-// A pool's recorder has no phaser: the swap happens while the collector
-// holds its claim, at once when no writer holds it, else in finishSwap,
-// which waits for the writer's release.
+// A pool's recorder has no phaser: finishSwap swaps its buffers under a
+// claim of its own, waiting for a writer that holds it to release it.
 func (r *Recorder) beginSwap() flipTicket {
 	if r.ph == nil {
-		if !r.tryClaim() {
-			return flipTicket{unclaimed: true}
-		}
-		r.swap()
-		r.Release()
 		return flipTicket{}
 	}
 	r.swap()
@@ -257,12 +254,11 @@ func (r *Recorder) beginSwap() flipTicket {
 }
 
 func (r *Recorder) finishSwap(t flipTicket) *buffer {
-	switch {
-	case t.unclaimed:
+	if r.ph == nil {
 		waitFor(r.tryClaim)
 		r.swap()
 		r.Release()
-	case r.ph != nil:
+	} else {
 		r.ph.wait(t)
 	}
 	return r.spare
