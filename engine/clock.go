@@ -8,6 +8,8 @@ import _ "unsafe" // for go:linkname
 // testing/synctest bubble and its subtraction of the process's start. A
 // closed-loop operation reads it twice, and the wrapping was about 6 ns a
 // read, 2 % of an operation on the basic driver (BenchmarkMeterNow).
+// Where the kernel keeps time with the CPU's time-stamp counter, a Meter
+// reads nanotime from that counter instead (tscClock, tsc.go).
 // runtime.nanotime is one of the runtime's functions that stay reachable
 // by go:linkname because widely used modules pull it.
 //

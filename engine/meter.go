@@ -22,6 +22,7 @@ type Meter struct {
 	pool  *measure.Pool
 	first *firstError // the run's first failed operation
 	base  int64       // the run's start on the runtime's monotonic clock (nanotime)
+	tsc   *tscClock   // nanotime from the time-stamp counter; nil: nanotime itself
 	// intended is the current operation's scheduled start, or actualStart
 	// when no schedule applies (unthrottled closed loop): then the start a
 	// task measures from is its intended start, and no clock is read for
@@ -46,7 +47,13 @@ type Meter struct {
 const actualStart time.Duration = -1
 
 // Now returns the time since the run began (monotonic).
-func (m *Meter) Now() time.Duration { return time.Duration(nanotime() - m.base) }
+// Any goroutine may call it.
+func (m *Meter) Now() time.Duration {
+	if m.tsc != nil {
+		return time.Duration(m.tsc.now() - m.base)
+	}
+	return time.Duration(nanotime() - m.base)
+}
 
 // Measure records one call of operation op that started at start and ended
 // now with err, the way Java's DBWrapper does, and returns its return code.
@@ -180,7 +187,7 @@ func (m *Meter) Extra(name string) int { return m.t.Extra(name) }
 func NewMeter(set Settings, job Job) *Meter {
 	sm := NewSeriesMap(job.Ops(), job.Extra(), &set)
 	c := measure.NewCollector(sm.Layout(), measure.Options{})
-	return &Meter{t: sm, rec: c.NewSingleWriterRecorder(), base: nanotime(), on: true, first: &firstError{}, intended: actualStart}
+	return &Meter{t: sm, rec: c.NewSingleWriterRecorder(), base: nanotime(), tsc: clockFor(&set), on: true, first: &firstError{}, intended: actualStart}
 }
 
 // OpError is a failed operation: its name, return code and error.

@@ -183,6 +183,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 			return nil, err
 		}
 	}
+	tsc := clockFor(s)
 	base, baseNano := time.Now(), nanotime()
 	// stop asks workers to issue no more operations; opCtx cancels the
 	// operations in flight once the drain timeout has passed.
@@ -257,7 +258,7 @@ func (r *Runner) Run(ctx context.Context, opts ...Option) (*Result, error) {
 				openMu.Unlock()
 				return
 			}
-			m := &Meter{t: r.series, base: baseNano, first: &r.first}
+			m := &Meter{t: r.series, base: baseNano, tsc: tsc, first: &r.first}
 			if r.pool != nil {
 				m.pool = r.pool
 			} else {

@@ -47,6 +47,11 @@ type Settings struct {
 	// measure.Options.
 	Buckets int
 	Raw     bool
+	// Clock is gobench.clock: what every Meter reads the time from.
+	// "" or ClockAuto: the CPU's time-stamp counter where the kernel
+	// itself keeps time with it, else the system's monotonic clock;
+	// ClockTSC insists on the counter, ClockSystem refuses it.
+	Clock string
 }
 
 // Arrival processes of the open loop (Settings.Arrival).
@@ -95,6 +100,15 @@ func (s *Settings) Validate() error {
 	}
 	if s.Buckets < 0 {
 		bad("histogram.buckets", s.Buckets, "must be >= 0")
+	}
+	switch s.Clock {
+	case "", ClockAuto, ClockSystem:
+	case ClockTSC:
+		if _, err := systemTSC(); err != nil {
+			bad("gobench.clock", s.Clock, "this machine has no time-stamp counter clock ("+err.Error()+"); allowed here: auto, system")
+		}
+	default:
+		bad("gobench.clock", s.Clock, "allowed: auto, tsc, system")
 	}
 	switch s.MeasurementInterval {
 	case "op", "intended", "both":

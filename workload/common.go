@@ -65,6 +65,7 @@ func decodeCommon(d *props.Decoder) (engine.Settings, Output, float64, []string,
 		s.SeedSet = true
 	}
 	s.SpinSleep = d.Bool("spin.sleep", s.SpinSleep)
+	s.Clock = d.Enum("gobench.clock", engine.ClockAuto, engine.ClockAuto, engine.ClockTSC, engine.ClockSystem)
 	if a := d.Enum("gobench.arrival", "closed", "closed", engine.ArrivalConstant, engine.ArrivalPoisson); a != "closed" {
 		s.Arrival = a
 	}

@@ -135,7 +135,7 @@ type Setting struct {
 // Effective lists the effective configuration, sorted by key: every
 // property given, and the defaults that decide where the data goes and
 // what is measured (the driver, its location, the workload kind, threads,
-// the measurement type), marked "default". Secrets are redacted.
+// the measurement type, the clock), marked "default". Secrets are redacted.
 func (p *Plan) Effective() []Setting {
 	var out []Setting
 	for _, k := range p.set.Keys() {
@@ -152,6 +152,7 @@ func (p *Plan) Effective() []Setting {
 	def("threadcount", fmt.Sprint(p.Settings.Threads))
 	def("measurementtype", p.Output.MeasurementType)
 	def("measurement.interval", p.Settings.MeasurementInterval)
+	def("gobench.clock", p.Settings.ClockInUse())
 	for _, k := range append(append([]props.Key{}, p.driverKeys...), p.Kind.Keys...) {
 		if k.Show {
 			def(k.Name, k.Default)

@@ -156,6 +156,38 @@ func TestEffectiveShowsDefaultsAndHidesSecrets(t *testing.T) {
 	}
 }
 
+// TestClockProperty: gobench.clock picks the Meters' clock, the effective
+// configuration names the one that runs when none is given, and a bad
+// value is an error naming the key and what is allowed.
+func TestClockProperty(t *testing.T) {
+	plan, err := Prepare(set("db", "memory", "recordcount", "10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Close()
+	var shown Setting
+	for _, s := range plan.Effective() {
+		if s.Key == "gobench.clock" {
+			shown = s
+		}
+	}
+	if shown.Origin != "default" || shown.Value != plan.Settings.ClockInUse() || (shown.Value != "tsc" && shown.Value != "system") {
+		t.Errorf("effective gobench.clock = %+v, want the clock in use (%s) as a default", shown, plan.Settings.ClockInUse())
+	}
+	plan, err = Prepare(set("db", "memory", "recordcount", "10", "gobench.clock", "system"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Close()
+	if plan.Settings.Clock != "system" || plan.Settings.ClockInUse() != "system" {
+		t.Errorf("gobench.clock=system: settings %q, in use %q", plan.Settings.Clock, plan.Settings.ClockInUse())
+	}
+	_, err = Prepare(set("db", "memory", "recordcount", "10", "gobench.clock", "hpet"))
+	if err == nil || !strings.Contains(err.Error(), `gobench.clock="hpet"`) || !strings.Contains(err.Error(), "auto, tsc, system") {
+		t.Errorf("gobench.clock=hpet: %v", err)
+	}
+}
+
 func TestJavaTemplateKeysAreNoted(t *testing.T) {
 	plan, err := Prepare(set("db", "memory", "workload", "site.ycsb.workloads.CoreWorkload", "recordcount", "10",
 		"measurementtype", "histogram", "measurement.trackjvm", "true"))
