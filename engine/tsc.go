@@ -19,24 +19,29 @@ import (
 //
 // A reading is an anchor's nanotime plus the ticks since the anchor at
 // the measured rate. An anchor serves tscAnchorFor (2 ms): the first read
-// after that takes a fresh pair of readings of nanotime and the counter,
-// so the clock never strays from nanotime by more than 2 ms times the
-// rate's error (about 20 ns with the first calibration of 2 ms, below 1 ns
-// once the rate has been measured over a second); it follows nanotime's
-// own slewing the same way. Two anchors are published seqlock-fashion, so
+// after that takes a fresh pair of readings of nanotime and the counter
+// (one that nothing interrupted: the counter read within tscMaxSpread
+// around nanotime, usually 60-80 ns), so the clock strays from nanotime by
+// no more than half that spread plus 2 ms times the rate's error (about
+// 20 ns with the first calibration of 2 ms, below 1 ns once the rate has
+// been measured over a second); it follows nanotime's own slewing the
+// same way. Two anchors are published seqlock-fashion, so
 // any goroutine may read (a driver's callback does) without a lock or an
 // allocation; the read that re-anchors takes a compare-and-swap, and a
 // read that finds another re-anchoring reads nanotime itself.
 //
-// A re-anchor may set the clock back by that error, a few nanoseconds: a
+// A re-anchor may set the clock back by that error, tens of nanoseconds: a
 // latency that spans one may come out that much short (the recorder
 // clamps below zero); a tick count that goes back (a CPU whose counter
 // lags) re-anchors instead of being trusted.
 type tscClock struct {
 	seq   atomic.Uint64 // the anchor in use is slots[seq&1]
 	slots [2]tscAnchor
-	limit uint64      // ticks an anchor serves
-	busy  atomic.Bool // a re-anchor is under way
+	limit uint64 // ticks an anchor serves
+	// maxSpread is the widest pair of counter readings around nanotime
+	// (tscPair) an anchor is taken from: tscMaxSpread in ticks.
+	maxSpread uint64
+	busy      atomic.Bool // a re-anchor is under way
 	// The rate's baseline: the pair it is measured from, at least
 	// tscRateEvery before the pair that measures it. Written under busy.
 	baseTicks uint64
@@ -53,6 +58,9 @@ const (
 	tscAnchorFor   = 2 * time.Millisecond
 	tscRateEvery   = time.Second
 	tscCalibration = 2 * time.Millisecond
+	// tscMaxSpread bounds a pair's uncertainty (half of it) and so an
+	// anchor's offset from nanotime: a pair takes 60-80 ns undisturbed.
+	tscMaxSpread = time.Microsecond
 )
 
 // now returns nanotime's reading, from the counter.
@@ -74,12 +82,19 @@ func (c *tscClock) now() int64 {
 }
 
 // reanchor publishes a fresh anchor and returns its nanotime; the rate is
-// measured again once its baseline is tscRateEvery old.
+// measured again once its baseline is tscRateEvery old. A pair of
+// readings that something came between (an interrupt, a preemption: more
+// than maxSpread ticks around nanotime) is not used: the read gets
+// nanotime's own reading, and the next read tries again.
 func (c *tscClock) reanchor() int64 {
 	if !c.busy.CompareAndSwap(false, true) {
 		return nanotime()
 	}
-	t, n := tscPair()
+	t, n, spread := tscPair()
+	if spread > c.maxSpread {
+		c.busy.Store(false)
+		return nanotime()
+	}
 	s := c.seq.Load()
 	mult := c.slots[s&1].mult.Load()
 	if n-c.baseNano >= int64(tscRateEvery) && t > c.baseTicks {
@@ -99,23 +114,19 @@ func (c *tscClock) reanchor() int64 {
 
 // tscPair reads the counter and nanotime at (nearly) one instant: of three
 // tries, the one whose counter readings around nanotime are closest, the
-// counter taken at their midpoint.
-func tscPair() (uint64, int64) {
-	best := ^uint64(0)
-	var bt uint64
-	var bn int64
+// counter taken at their midpoint, and those readings' distance (the
+// pair's uncertainty is half of it).
+func tscPair() (t uint64, n int64, spread uint64) {
+	spread = ^uint64(0)
 	for range 3 {
 		t1 := ticks()
-		n := nanotime()
+		n1 := nanotime()
 		t2 := ticks()
-		if t2 >= t1 && t2-t1 < best {
-			best, bt, bn = t2-t1, t1+(t2-t1)/2, n
+		if t2 >= t1 && t2-t1 < spread {
+			spread, t, n = t2-t1, t1+(t2-t1)/2, n1
 		}
 	}
-	if best == ^uint64(0) { // the counter went back each time
-		return ticks(), nanotime()
-	}
-	return bt, bn
+	return t, n, spread
 }
 
 // tscMult returns the rate of ns nanoseconds over tk ticks as nanoseconds
@@ -137,11 +148,31 @@ func tscMult(ns int64, tk uint64, limit uint64) (uint64, bool) {
 	return m, true
 }
 
-// newTSCClock calibrates a clock against nanotime over tscCalibration.
-func newTSCClock() (*tscClock, error) {
-	t0, n0 := tscPair()
+// newTSCClock calibrates a clock against nanotime over tscCalibration,
+// from pairs whose uncertainty is below tscMaxSpread/2 (three tries).
+func newTSCClock() (c *tscClock, err error) {
+	for range 3 {
+		if c, err = calibrateTSC(); err == nil {
+			return c, nil
+		}
+	}
+	return nil, err
+}
+
+func calibrateTSC() (*tscClock, error) {
+	// The best of ten pairs at each end.
+	pair := func() (t uint64, n int64, spread uint64) {
+		spread = ^uint64(0)
+		for range 10 {
+			if pt, pn, ps := tscPair(); ps < spread {
+				t, n, spread = pt, pn, ps
+			}
+		}
+		return t, n, spread
+	}
+	t0, n0, s0 := pair()
 	time.Sleep(tscCalibration)
-	t1, n1 := tscPair()
+	t1, n1, s1 := pair()
 	if t1 <= t0 {
 		return nil, errors.New("the time-stamp counter did not advance")
 	}
@@ -149,7 +180,15 @@ func newTSCClock() (*tscClock, error) {
 	if !ok {
 		return nil, fmt.Errorf("the time-stamp counter ran at an implausible %.3f GHz", float64(t1-t0)/float64(n1-n0))
 	}
-	c := &tscClock{limit: uint64(float64(tscAnchorFor) * float64(t1-t0) / float64(n1-n0)), baseTicks: t0, baseNano: n0}
+	perNs := float64(t1-t0) / float64(n1-n0)
+	c := &tscClock{
+		limit:     uint64(float64(tscAnchorFor) * perNs),
+		maxSpread: uint64(float64(tscMaxSpread) * perNs),
+		baseTicks: t0, baseNano: n0,
+	}
+	if max(s0, s1) > c.maxSpread {
+		return nil, fmt.Errorf("nanotime and the time-stamp counter could not be read within %v of each other", tscMaxSpread)
+	}
 	c.slots[0].ticks.Store(t1)
 	c.slots[0].nano.Store(n1)
 	c.slots[0].mult.Store(mult)

@@ -94,9 +94,10 @@ func TestTSCClockCorrectsItsRate(t *testing.T) {
 	if rel := float64(int64(got-good)) / float64(good); rel > 1e-3 || rel < -1e-3 {
 		t.Fatalf("rate after a second: %d, calibrated %d (%.4f %% apart), want it measured again", got, good, 100*rel)
 	}
-	// Now within 10 ns over an anchor: about 5 ppm.
+	// Now within an anchor's own uncertainty (at most half of
+	// tscMaxSpread) and a few nanoseconds of rate.
 	for range 10_000 {
-		if off, ok := bracket(c); ok && off > 200*time.Nanosecond {
+		if off, ok := bracket(c); ok && off > tscMaxSpread/2+100*time.Nanosecond {
 			t.Fatalf("after the rate's correction the clock is %v outside nanotime's readings", off)
 		}
 	}
@@ -143,6 +144,27 @@ func TestTSCClockNeverTrustsABackwardCount(t *testing.T) {
 	}
 	if c.seq.Load() == s {
 		t.Error("a count behind the anchor did not re-anchor")
+	}
+}
+
+// TestTSCClockSkipsADisturbedPair: while no pair of readings is close
+// enough to anchor on, reads past the anchor's 2 ms return nanotime's own
+// reading and publish nothing.
+func TestTSCClockSkipsADisturbedPair(t *testing.T) {
+	c := newTestTSC(t)
+	c.maxSpread = 0 // no pair qualifies
+	s := c.seq.Load()
+	c.slots[s&1].ticks.Store(ticks() - 2*c.limit) // the anchor has served its time
+	for range 1000 {
+		if off, ok := bracket(c); ok && off > 0 {
+			t.Fatalf("reading %v outside nanotime's readings, with no anchor to use", off)
+		}
+	}
+	if c.seq.Load() != s {
+		t.Error("an anchor was published from a pair wider than maxSpread")
+	}
+	if c.busy.Load() {
+		t.Error("a rejected pair left the re-anchor claimed")
 	}
 }
 
