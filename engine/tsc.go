@@ -84,8 +84,8 @@ func (c *tscClock) now() int64 {
 // reanchor publishes a fresh anchor and returns its nanotime; the rate is
 // measured again once its baseline is tscRateEvery old. A pair of
 // readings that something came between (an interrupt, a preemption: more
-// than maxSpread ticks around nanotime) is not used: the read gets
-// nanotime's own reading, and the next read tries again.
+// than maxSpread ticks around nanotime) is not used: the read gets the
+// pair's nanotime, and the next read tries again.
 func (c *tscClock) reanchor() int64 {
 	if !c.busy.CompareAndSwap(false, true) {
 		return nanotime()
@@ -93,12 +93,12 @@ func (c *tscClock) reanchor() int64 {
 	t, n, spread := tscPair()
 	if spread > c.maxSpread {
 		c.busy.Store(false)
-		return nanotime()
+		return n // exact, only not paired closely enough with the counter
 	}
 	s := c.seq.Load()
 	mult := c.slots[s&1].mult.Load()
 	if n-c.baseNano >= int64(tscRateEvery) && t > c.baseTicks {
-		if m, ok := tscMult(n-c.baseNano, t-c.baseTicks, c.limit); ok {
+		if m, ok := tscMult(n-c.baseNano, t-c.baseTicks); ok {
 			mult = m
 		}
 		c.baseTicks, c.baseNano = t, n
@@ -131,9 +131,11 @@ func tscPair() (t uint64, n int64, spread uint64) {
 
 // tscMult returns the rate of ns nanoseconds over tk ticks as nanoseconds
 // per tick times 2^32, and whether it is plausible: a counter between
-// 50 MHz and 20 GHz, and within the overflow bound of an anchor of limit
-// ticks (limit 0: no anchor yet).
-func tscMult(ns int64, tk uint64, limit uint64) (uint64, bool) {
+// 50 MHz and 20 GHz. Within those bounds an anchor's ticks times the rate
+// stay below 2^62 whatever the rate it was calibrated with (at most 4e7
+// ticks in 2 ms, times at most 2^32/0.05), so now's product cannot
+// overflow.
+func tscMult(ns int64, tk uint64) (uint64, bool) {
 	if ns <= 0 || tk == 0 {
 		return 0, false
 	}
@@ -141,11 +143,7 @@ func tscMult(ns int64, tk uint64, limit uint64) (uint64, bool) {
 	if perNs < 0.05 || perNs > 20 {
 		return 0, false
 	}
-	m := uint64(float64(ns) / float64(tk) * (1 << 32))
-	if limit > 0 && m > ^uint64(0)/limit {
-		return 0, false
-	}
-	return m, true
+	return uint64(float64(ns) / float64(tk) * (1 << 32)), true
 }
 
 // newTSCClock calibrates a clock against nanotime over tscCalibration,
@@ -176,7 +174,7 @@ func calibrateTSC() (*tscClock, error) {
 	if t1 <= t0 {
 		return nil, errors.New("the time-stamp counter did not advance")
 	}
-	mult, ok := tscMult(n1-n0, t1-t0, 0)
+	mult, ok := tscMult(n1-n0, t1-t0)
 	if !ok {
 		return nil, fmt.Errorf("the time-stamp counter ran at an implausible %.3f GHz", float64(t1-t0)/float64(n1-n0))
 	}
