@@ -31,6 +31,13 @@
 #   GOBENCH_CACHE [~/.cache/gobench-bench]: Maven jars, the go-ycsb build
 #   JAVA_OPTS [""]: extra JVM flags (the default is the JVM's own defaults)
 #   KEEP=1: keep the per-run logs (their directory is printed)
+#   RESULTS=<dir>/results: print the tables of an earlier run (kept with KEEP=1) again
+#   from its results file, nothing runs (THREADS and RSS_THREADS as that run's)
+#
+# Besides the medians, each thread count gets the ratios of its rounds, gobench's figure
+# over Java's of the same round (the two ran within a minute of each other, so a slow
+# spell of a shared machine weighs on both): their median and range. On a noisy machine
+# the paired ratios move less than the ratio of two medians taken minutes apart.
 #
 # Downloads (first run only, cached): site.ycsb:core:0.17.0 and its dependencies
 # from Maven Central (bench/overhead/pom.xml), and the go-ycsb v1.0.3 module from
@@ -72,63 +79,74 @@ done
 [ -x /usr/bin/time ] || die "/usr/bin/time not found (Debian: apt-get install -y time)"
 [ -f "$WORKLOAD" ] || die "workload file $WORKLOAD not found"
 
+RESULTS=${RESULTS:-}
+if [ -n "$RESULTS" ]; then
+	[ -f "$RESULTS" ] || { log "overhead.sh: RESULTS=\"$RESULTS\": no such file (want the results file of a run kept with KEEP=1)"; exit 2; }
+	awk 'NF != 6 { exit 1 }' "$RESULTS" || { log "overhead.sh: RESULTS=\"$RESULTS\": not a results file of overhead.sh (lines of 6 fields: tool threads ops/s cpu rss load)"; exit 2; }
+	for t in $THREADS; do
+		grep -q "^gobench $t " "$RESULTS" || { log "overhead.sh: RESULTS=\"$RESULTS\" has no gobench run at $t threads (THREADS=\"$THREADS\"; set THREADS to that run's)"; exit 2; }
+	done
+fi
+
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gobench-overhead.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then
 	log "per-run logs kept in $WORK"
 else
 	trap 'rm -rf "$WORK"' EXIT
 fi
-mkdir -p "$CACHE"
+if [ -z "$RESULTS" ]; then # (RESULTS: nothing to build or fetch)
+	mkdir -p "$CACHE"
 
-# ---- gobench: built from this checkout -------------------------------------
-log "building gobench from $ROOT"
-(cd "$ROOT" && go build -o "$WORK/gobench" ./cmd/gobench) || die "go build ./cmd/gobench failed"
-GOBENCH=$WORK/gobench
+	# ---- gobench: built from this checkout -------------------------------------
+	log "building gobench from $ROOT"
+	(cd "$ROOT" && go build -o "$WORK/gobench" ./cmd/gobench) || die "go build ./cmd/gobench failed"
+	GOBENCH=$WORK/gobench
 
-# ---- Java YCSB 0.17.0: jars from Maven Central -----------------------------
-YCSB_LIB=$CACHE/ycsb-$YCSB_VERSION/lib
-if ! ls "$YCSB_LIB"/core-$YCSB_VERSION.jar >/dev/null 2>&1; then
-	log "fetching site.ycsb:core:$YCSB_VERSION and dependencies from Maven Central (first run only)"
-	cat >"$CACHE/settings.xml" <<EOF
-<settings xmlns="http://maven.apache.org/SETTINGS/1.2.0">
-  <localRepository>$CACHE/m2</localRepository>
-  <mirrors>
-    <mirror><id>central-only</id><mirrorOf>*</mirrorOf><url>$MAVEN_URL</url></mirror>
-  </mirrors>
-</settings>
-EOF
-	rm -rf "$YCSB_LIB.tmp"
-	mvn -B -q -s "$CACHE/settings.xml" -f "$ROOT/bench/overhead/pom.xml" \
-		-Dycsb.version=$YCSB_VERSION dependency:copy-dependencies \
-		-DincludeScope=runtime -DoutputDirectory="$YCSB_LIB.tmp" >"$WORK/mvn.log" 2>&1 ||
-		{ tail -n 20 "$WORK/mvn.log" >&2; die "mvn could not fetch YCSB $YCSB_VERSION"; }
-	rm -rf "$YCSB_LIB" && mv "$YCSB_LIB.tmp" "$YCSB_LIB"
-fi
-YCSB_CP="$YCSB_LIB/*"
-
-# ---- go-ycsb v1.0.3: module source from the Go module proxy ----------------
-GOYCSB_DIR=$CACHE/go-ycsb-$GOYCSB_VERSION
-GOYCSB=$GOYCSB_DIR/go-ycsb
-if [ ! -x "$GOYCSB" ]; then
-	log "fetching github.com/pingcap/go-ycsb@$GOYCSB_VERSION from the Go module proxy (first run only)"
-	moddir=$(cd "$WORK" && GOFLAGS=-mod=mod go mod download -json "github.com/pingcap/go-ycsb@$GOYCSB_VERSION" |
-		sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-	[ -d "$moddir" ] || die "go mod download github.com/pingcap/go-ycsb@$GOYCSB_VERSION gave no directory"
-	rm -rf "$GOYCSB_DIR" && mkdir -p "$GOYCSB_DIR"
-	cp -r "$moddir" "$GOYCSB_DIR/src" && chmod -R u+w "$GOYCSB_DIR/src"
-	log "building go-ycsb with all its bindings (minutes on first run)"
-	if (cd "$GOYCSB_DIR/src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$GOYCSB.tmp" ./cmd/go-ycsb) \
-		>"$GOYCSB_DIR/build.log" 2>&1; then
-		echo "all bindings of cmd/go-ycsb/main.go" >"$GOYCSB_DIR/bindings"
-	else
-		tail -n 5 "$GOYCSB_DIR/build.log" >&2
-		log "full go-ycsb build failed; trimming cmd/go-ycsb/main.go to the basic binding (scratch copy only)"
-		sed -i '/_ "github.com\/pingcap\/go-ycsb\/db\//{/\/db\/basic"/!d}' "$GOYCSB_DIR/src/cmd/go-ycsb/main.go"
-		(cd "$GOYCSB_DIR/src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$GOYCSB.tmp" ./cmd/go-ycsb) \
-			>>"$GOYCSB_DIR/build.log" 2>&1 || { tail -n 20 "$GOYCSB_DIR/build.log" >&2; die "go-ycsb build failed"; }
-		echo "basic binding only (main.go trimmed: the full build failed here)" >"$GOYCSB_DIR/bindings"
+	# ---- Java YCSB 0.17.0: jars from Maven Central -----------------------------
+	YCSB_LIB=$CACHE/ycsb-$YCSB_VERSION/lib
+	if ! ls "$YCSB_LIB"/core-$YCSB_VERSION.jar >/dev/null 2>&1; then
+		log "fetching site.ycsb:core:$YCSB_VERSION and dependencies from Maven Central (first run only)"
+		cat >"$CACHE/settings.xml" <<-EOF
+	<settings xmlns="http://maven.apache.org/SETTINGS/1.2.0">
+	  <localRepository>$CACHE/m2</localRepository>
+	  <mirrors>
+	    <mirror><id>central-only</id><mirrorOf>*</mirrorOf><url>$MAVEN_URL</url></mirror>
+	  </mirrors>
+	</settings>
+	EOF
+		rm -rf "$YCSB_LIB.tmp"
+		mvn -B -q -s "$CACHE/settings.xml" -f "$ROOT/bench/overhead/pom.xml" \
+			-Dycsb.version=$YCSB_VERSION dependency:copy-dependencies \
+			-DincludeScope=runtime -DoutputDirectory="$YCSB_LIB.tmp" >"$WORK/mvn.log" 2>&1 ||
+			{ tail -n 20 "$WORK/mvn.log" >&2; die "mvn could not fetch YCSB $YCSB_VERSION"; }
+		rm -rf "$YCSB_LIB" && mv "$YCSB_LIB.tmp" "$YCSB_LIB"
 	fi
-	mv "$GOYCSB.tmp" "$GOYCSB"
+	YCSB_CP="$YCSB_LIB/*"
+
+	# ---- go-ycsb v1.0.3: module source from the Go module proxy ----------------
+	GOYCSB_DIR=$CACHE/go-ycsb-$GOYCSB_VERSION
+	GOYCSB=$GOYCSB_DIR/go-ycsb
+	if [ ! -x "$GOYCSB" ]; then
+		log "fetching github.com/pingcap/go-ycsb@$GOYCSB_VERSION from the Go module proxy (first run only)"
+		moddir=$(cd "$WORK" && GOFLAGS=-mod=mod go mod download -json "github.com/pingcap/go-ycsb@$GOYCSB_VERSION" |
+			sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+		[ -d "$moddir" ] || die "go mod download github.com/pingcap/go-ycsb@$GOYCSB_VERSION gave no directory"
+		rm -rf "$GOYCSB_DIR" && mkdir -p "$GOYCSB_DIR"
+		cp -r "$moddir" "$GOYCSB_DIR/src" && chmod -R u+w "$GOYCSB_DIR/src"
+		log "building go-ycsb with all its bindings (minutes on first run)"
+		if (cd "$GOYCSB_DIR/src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$GOYCSB.tmp" ./cmd/go-ycsb) \
+			>"$GOYCSB_DIR/build.log" 2>&1; then
+			echo "all bindings of cmd/go-ycsb/main.go" >"$GOYCSB_DIR/bindings"
+		else
+			tail -n 5 "$GOYCSB_DIR/build.log" >&2
+			log "full go-ycsb build failed; trimming cmd/go-ycsb/main.go to the basic binding (scratch copy only)"
+			sed -i '/_ "github.com\/pingcap\/go-ycsb\/db\//{/\/db\/basic"/!d}' "$GOYCSB_DIR/src/cmd/go-ycsb/main.go"
+			(cd "$GOYCSB_DIR/src" && GOFLAGS=-mod=mod CGO_ENABLED=0 go build -o "$GOYCSB.tmp" ./cmd/go-ycsb) \
+				>>"$GOYCSB_DIR/build.log" 2>&1 || { tail -n 20 "$GOYCSB_DIR/build.log" >&2; die "go-ycsb build failed"; }
+			echo "basic binding only (main.go trimmed: the full build failed here)" >"$GOYCSB_DIR/bindings"
+		fi
+		mv "$GOYCSB.tmp" "$GOYCSB"
+	fi
 fi
 
 # ---- one run ---------------------------------------------------------------
@@ -230,34 +248,60 @@ median() {
 }
 
 # ---- machine and versions --------------------------------------------------
-echo "== gobench client overhead: gobench vs Java YCSB $YCSB_VERSION vs go-ycsb $GOYCSB_VERSION (no-op drivers)"
-echo "date:      $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "machine:   $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r)"
-echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start (the machine may be shared)"
-echo "gobench:   $(cd "$ROOT" && git describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3-)"
-echo "Java YCSB: site.ycsb:core:$YCSB_VERSION, $(java -version 2>&1 | head -n 1)${JAVA_OPTS:+, JAVA_OPTS=$JAVA_OPTS}"
-echo "go-ycsb:   $GOYCSB_VERSION built with $(go version | cut -d' ' -f3), $(cat "$GOYCSB_DIR/bindings" 2>/dev/null || echo unknown)"
-echo "workload:  $WORKLOAD, recordcount=$RECORDS"
-echo "measured:  gobench and Java YCSB: $((WARMUP + DURATION)) s runs, the window after the first $WARMUP s (steady state: Java's JIT done);"
-echo "           go-ycsb: whole runs of $GOYCSB_OPS operations; RSS runs: $RSS_OPS operations at $RSS_THREADS threads, whole run"
-echo "runs:      $ROUNDS interleaved rounds per thread count, median shown; ratio = gobench / other"
-echo
+if [ -n "$RESULTS" ]; then
+	cp "$RESULTS" "$WORK/results"
+	echo "== gobench client overhead: the tables of $RESULTS again (RESULTS; nothing ran)"
+	echo
+else
+	echo "== gobench client overhead: gobench vs Java YCSB $YCSB_VERSION vs go-ycsb $GOYCSB_VERSION (no-op drivers)"
+	echo "date:      $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "machine:   $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, Linux $(uname -r)"
+	echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at start (the machine may be shared)"
+	echo "gobench:   $(cd "$ROOT" && git describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3-)"
+	echo "Java YCSB: site.ycsb:core:$YCSB_VERSION, $(java -version 2>&1 | head -n 1)${JAVA_OPTS:+, JAVA_OPTS=$JAVA_OPTS}"
+	echo "go-ycsb:   $GOYCSB_VERSION built with $(go version | cut -d' ' -f3), $(cat "$GOYCSB_DIR/bindings" 2>/dev/null || echo unknown)"
+	echo "workload:  $WORKLOAD, recordcount=$RECORDS"
+	echo "measured:  gobench and Java YCSB: $((WARMUP + DURATION)) s runs, the window after the first $WARMUP s (steady state: Java's JIT done);"
+	echo "           go-ycsb: whole runs of $GOYCSB_OPS operations; RSS runs: $RSS_OPS operations at $RSS_THREADS threads, whole run"
+	echo "runs:      $ROUNDS interleaved rounds per thread count, median shown; ratio = gobench / other"
+	echo
 
-TOOLS=(gobench java go-ycsb)
-for ((r = 0; r < ROUNDS; r++)); do
-	log "round $((r + 1))/$ROUNDS"
-	for t in $THREADS; do
-		for ((i = 0; i < 3; i++)); do
-			run "${TOOLS[$(((i + r) % 3))]}" "$t" window "r$r"
+	TOOLS=(gobench java go-ycsb)
+	for ((r = 0; r < ROUNDS; r++)); do
+		log "round $((r + 1))/$ROUNDS"
+		for t in $THREADS; do
+			for ((i = 0; i < 3; i++)); do
+				run "${TOOLS[$(((i + r) % 3))]}" "$t" window "r$r"
+			done
 		done
 	done
-done
-log "peak RSS at $RSS_THREADS threads"
-for tool in "${TOOLS[@]}"; do
-	run "$tool" "$RSS_THREADS" "$RSS_OPS" rss
-done
+	log "peak RSS at $RSS_THREADS threads"
+	for tool in "${TOOLS[@]}"; do
+		run "$tool" "$RSS_THREADS" "$RSS_OPS" rss
+	done
+fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+# paired THREADS COLUMN ORDER: the ratios of gobench's and Java's figures round by round
+# (the k-th run of each at THREADS is round k), "median (lowest-highest), N rounds";
+# ORDER g/j divides gobench's figure by Java's, j/g Java's by gobench's.
+paired() {
+	awk -v th="$1" -v c="$2" -v order="$3" '
+		$2 == th && $1 == "gobench" { g[++ng] = $c }
+		$2 == th && $1 == "java" { j[++nj] = $c }
+		END {
+			n = ng < nj ? ng : nj
+			for (k = 1; k <= n; k++) {
+				a = order == "g/j" ? g[k] : j[k]; b = order == "g/j" ? j[k] : g[k]
+				if (b > 0) r[++m] = a / b
+			}
+			if (m == 0) { print "-"; exit }
+			for (x = 2; x <= m; x++) for (y = x; y > 1 && r[y - 1] > r[y]; y--) { t = r[y]; r[y] = r[y - 1]; r[y - 1] = t }
+			med = m % 2 ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
+			printf "%.2fx (%.2f-%.2f), %d rounds", med, r[1], r[m], m
+		}' "$WORK/results"
+}
 
 printf '%-9s | %14s | %16s | %14s | %12s | %15s\n' threads "gobench ops/s" "Java YCSB ops/s" "go-ycsb ops/s" gobench/Java gobench/go-ycsb
 printf '%s\n' "----------|----------------|------------------|----------------|--------------|----------------"
@@ -268,6 +312,14 @@ done
 g=$(median gobench "$RSS_THREADS" 5) j=$(median java "$RSS_THREADS" 5) y=$(median go-ycsb "$RSS_THREADS" 5)
 printf '%-9s | %11s MB | %13s MB | %11s MB | %12s | %15s\n' "RSS@$RSS_THREADS" "$g" "$j" "$y" "$(ratio "$j" "$g")" "$(ratio "$y" "$g")"
 echo "(RSS row: peak resident set of the whole process at $RSS_THREADS threads; its ratios are other / gobench)"
+echo
+echo "gobench against Java round by round (the two ran within a minute of each other): the ratios of each"
+echo "round's figures, median (lowest-highest); ops/s gobench/Java, CPU per operation Java/gobench."
+printf '%-9s | %-30s | %s\n' threads "ops/s gobench/Java" "CPU/op Java/gobench"
+printf '%s\n' "----------|--------------------------------|-------------------------------"
+for t in $THREADS; do
+	printf '%-9s | %-30s | %s\n' "$t" "$(paired "$t" 3 g/j)" "$(paired "$t" 4 j/g)"
+done
 echo
 echo "CPU time per operation: user+sys of the whole process (all its threads: JIT and GC included) over the"
 echo "measured window / its operations (go-ycsb and the RSS row: the whole run, start-up included);"
@@ -286,4 +338,9 @@ for t in $THREADS $RSS_THREADS; do
 	printf '%-9s | %8s | %8s | %8s\n' "$t" "$(median gobench "$t" 5)" "$(median java "$t" 5)" "$(median go-ycsb "$t" 5)"
 done
 echo
-echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end; 1-minute load seen at the start of the runs: $(awk '{ print $6 }' "$WORK/results" | sort -g | sed -n '1p;$p' | paste -sd- -)"
+seen=$(awk '{ print $6 }' "$WORK/results" | sort -g | sed -n '1p;$p' | paste -sd- -)
+if [ -n "$RESULTS" ]; then
+	echo "1-minute load seen at the start of the runs: $seen"
+else
+	echo "load avg:  $(cut -d' ' -f1-3 /proc/loadavg) at end; 1-minute load seen at the start of the runs: $seen"
+fi
