@@ -82,7 +82,7 @@ done
 RESULTS=${RESULTS:-}
 if [ -n "$RESULTS" ]; then
 	[ -f "$RESULTS" ] || { log "overhead.sh: RESULTS=\"$RESULTS\": no such file (want the results file of a run kept with KEEP=1)"; exit 2; }
-	awk 'NF != 6 { exit 1 }' "$RESULTS" || { log "overhead.sh: RESULTS=\"$RESULTS\": not a results file of overhead.sh (lines of 6 fields: tool threads ops/s cpu rss load)"; exit 2; }
+	awk 'NF != 6 && NF != 7 { exit 1 }' "$RESULTS" || { log "overhead.sh: RESULTS=\"$RESULTS\": not a results file of overhead.sh (lines of 6 or 7 fields: tool threads ops/s cpu rss load [round])"; exit 2; }
 	for t in $THREADS; do
 		grep -q "^gobench $t " "$RESULTS" || { log "overhead.sh: RESULTS=\"$RESULTS\" has no gobench run at $t threads (THREADS=\"$THREADS\"; set THREADS to that run's)"; exit 2; }
 	done
@@ -202,8 +202,19 @@ run() {
 	if [ "$mode" = window ] && [ "$tool" != go-ycsb ]; then
 		read -r -a w < <(awk -v warm="$WARMUP" -v cols=1 -f "$ROOT/bench/lib/window.awk" "$out.cpu" "$out.log")
 		# w: ops seconds ops/s read-p99 update-p99 cpu-ticks
-		awk -v s="${w[1]}" -v d="$DURATION" 'BEGIN { exit !(s >= 0.8 * d) }' ||
-			{ tail -n 5 "$out.log" >&2; die "$tool ($threads threads): a window of ${w[1]} s after the warm-up, want about $DURATION (status lines in $out.log)"; }
+		if ! awk -v s="${w[1]}" -v d="$DURATION" 'BEGIN { exit !(s >= 0.8 * d) }'; then
+			# The tool's status lines stopped (Java YCSB at 1000 threads once printed none
+			# from its 5th second to its 313th, and ran 315 s for a maxexecutiontime of 30):
+			# no steady window to measure, so the run is left out of the tables and named
+			# under them, and the rounds go on.
+			local gap wall
+			gap=$(awk '/ sec: / { split($2, t, /[:.]/); s = t[1] * 3600 + t[2] * 60 + t[3] + t[4] / 1000
+				if (p != "" && s - p > g) g = s - p; p = s } END { printf "%.0f", g }' "$out.log")
+			wall=$(awk -F': ' '/Elapsed \(wall clock\)/ { print $2 }' "$out.time")
+			log "  $tool $threads threads: a window of ${w[1]} s after the warm-up, want about $DURATION: left out (status lines in $out.log)"
+			echo "$tool at $threads threads, round $tag: no steady window (its status lines stopped for ${gap:-?} s; the run took $wall for maxexecutiontime=$((WARMUP + DURATION)) s); left out" >>"$WORK/stalls"
+			return 0
+		fi
 		tput=$(printf '%.1f' "${w[2]}")
 		cpu=$(awk -v t="${w[5]}" -v n="${w[0]}" -v tck="$(getconf CLK_TCK)" 'BEGIN { printf "%.3f", t / tck * 1e6 / n }')
 	else
@@ -236,7 +247,7 @@ run() {
 			END { printf "%.3f", (u + s) * 1e6 / ops }' "$out.time")
 	fi
 	rss=$(awk -F': ' '/Maximum resident set size/ { printf "%.1f", $2 / 1024 }' "$out.time")
-	echo "$tool $threads $tput $cpu $rss $load" >>"$WORK/results"
+	echo "$tool $threads $tput $cpu $rss $load $tag" >>"$WORK/results"
 	log "  $(printf '%-8s %5s threads  %12s ops/s  %8s us CPU/op  %7s MB RSS  load %s' \
 		"$tool" "$threads" "$tput" "$cpu" "$rss" "$load")"
 }
@@ -250,6 +261,7 @@ median() {
 # ---- machine and versions --------------------------------------------------
 if [ -n "$RESULTS" ]; then
 	cp "$RESULTS" "$WORK/results"
+	[ ! -f "$(dirname "$RESULTS")/stalls" ] || cp "$(dirname "$RESULTS")/stalls" "$WORK/stalls"
 	echo "== gobench client overhead: the tables of $RESULTS again (RESULTS; nothing ran)"
 	echo
 else
@@ -282,17 +294,20 @@ else
 fi
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "-" }'; }
+whole() { awk -v v="$1" 'BEGIN { if (v == "-") print "-"; else printf "%.0f", v }'; } # "-": no run
 
 # paired THREADS COLUMN ORDER: the ratios of gobench's and Java's figures round by round
-# (the k-th run of each at THREADS is round k), "median (lowest-highest), N rounds";
+# (a round with only one of the two left out), "median (lowest-highest), N rounds";
 # ORDER g/j divides gobench's figure by Java's, j/g Java's by gobench's.
 paired() {
 	awk -v th="$1" -v c="$2" -v order="$3" '
-		$2 == th && $1 == "gobench" { g[++ng] = $c }
-		$2 == th && $1 == "java" { j[++nj] = $c }
+		$2 == th && ($1 == "gobench" || $1 == "java") {
+			k = NF >= 7 ? $7 : ++seen[$1] # the round: its tag, or the order of the runs
+			if ($1 == "gobench") g[k] = $c; else j[k] = $c
+		}
 		END {
-			n = ng < nj ? ng : nj
-			for (k = 1; k <= n; k++) {
+			for (k in g) {
+				if (!(k in j)) continue
 				a = order == "g/j" ? g[k] : j[k]; b = order == "g/j" ? j[k] : g[k]
 				if (b > 0) r[++m] = a / b
 			}
@@ -307,7 +322,7 @@ printf '%-9s | %14s | %16s | %14s | %12s | %15s\n' threads "gobench ops/s" "Java
 printf '%s\n' "----------|----------------|------------------|----------------|--------------|----------------"
 for t in $THREADS; do
 	g=$(median gobench "$t" 3) j=$(median java "$t" 3) y=$(median go-ycsb "$t" 3)
-	printf '%-9s | %14.0f | %16.0f | %14.0f | %12s | %15s\n' "$t" "$g" "$j" "$y" "$(ratio "$g" "$j")" "$(ratio "$g" "$y")"
+	printf '%-9s | %14s | %16s | %14s | %12s | %15s\n' "$t" "$(whole "$g")" "$(whole "$j")" "$(whole "$y")" "$(ratio "$g" "$j")" "$(ratio "$g" "$y")"
 done
 g=$(median gobench "$RSS_THREADS" 5) j=$(median java "$RSS_THREADS" 5) y=$(median go-ycsb "$RSS_THREADS" 5)
 printf '%-9s | %11s MB | %13s MB | %11s MB | %12s | %15s\n' "RSS@$RSS_THREADS" "$g" "$j" "$y" "$(ratio "$j" "$g")" "$(ratio "$y" "$g")"
@@ -338,6 +353,11 @@ for t in $THREADS $RSS_THREADS; do
 	printf '%-9s | %8s | %8s | %8s\n' "$t" "$(median gobench "$t" 5)" "$(median java "$t" 5)" "$(median go-ycsb "$t" 5)"
 done
 echo
+if [ -s "$WORK/stalls" ]; then
+	echo "Left out of the tables (no steady state to measure):"
+	sed 's/^/  /' "$WORK/stalls"
+	echo
+fi
 seen=$(awk '{ print $6 }' "$WORK/results" | sort -g | sed -n '1p;$p' | paste -sd- -)
 if [ -n "$RESULTS" ]; then
 	echo "1-minute load seen at the start of the runs: $seen"
