@@ -4,6 +4,7 @@ import (
 	"math"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // phaser is a writer-reader phaser after HdrHistogram's WriterReaderPhaser
@@ -26,10 +27,14 @@ import (
 // was a quarter of the profile, and a worker's CPU per operation 0.27-0.31
 // us against 0.23-0.27 padded (bench/README.md, 2026-12-05 evening).
 type phaser struct {
+	phaserCounters
+	_ [phaserSize - unsafe.Sizeof(phaserCounters{})]byte
+}
+
+type phaserCounters struct {
 	start   atomic.Int64
 	evenEnd atomic.Int64
 	oddEnd  atomic.Int64
-	_       [phaserSize - 24]byte
 }
 
 // phaserSize is a phaser's size: two 64-byte cache lines, as the CPU's
