@@ -25,10 +25,10 @@ const ZipfianConstant = 0.99
 type Zipfian struct {
 	items, base int64
 	theta       float64
-	zeta2       float64 // ζ(2, θ)
-	alpha       float64 // 1/(1-θ)
-	second      float64 // 1 + 0.5^θ: below it u·ζ picks base+1
-	twoTerm     float64 // 1 - (2/items)^(1-θ), the η numerator
+	zeta2       float64  // ζ(2, θ)
+	alpha       exponent // 1/(1-θ)
+	second      float64  // 1 + 0.5^θ: below it u·ζ picks base+1
+	twoTerm     float64  // 1 - (2/items)^(1-θ), the η numerator
 	tail        zetaTail
 
 	grow sync.Mutex    // serialises growth of ζ
@@ -95,7 +95,7 @@ func newZipfian(base, items int64, theta, zetan float64) *Zipfian {
 		base:    base,
 		theta:   theta,
 		zeta2:   zetaFrom(0, 2, theta, 0),
-		alpha:   1 / (1 - theta),
+		alpha:   newExponent(1 / (1 - theta)),
 		second:  1 + math.Pow(0.5, theta),
 		twoTerm: 1 - math.Pow(2/float64(items), 1-theta),
 		tail:    newZetaTail(theta),
@@ -160,7 +160,7 @@ func (z *Zipfian) draw(r *rand.Rand, itemcount int64) (v int64, general bool) {
 	if uz < z.second {
 		return z.base + 1, false
 	}
-	return z.base + javaLong(float64(itemcount)*pow(eta*u-eta+1, z.alpha)), true
+	return z.base + javaLong(float64(itemcount)*z.alpha.pow(eta*u-eta+1)), true
 }
 
 // Last returns the value of the most recent draw that took Gray's general
