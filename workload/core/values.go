@@ -35,32 +35,49 @@ func appendRandomValue(dst []byte, r *valueRand, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	b := dst[start:]
-	// Each 64-bit draw is two of Java's 32-bit ints: 12 bytes, six per int
-	// spread into a word at once and stored 8 bytes at a time (the two
-	// bytes past the six are overwritten by the next store).
+	// Each 64-bit draw is two of Java's 32-bit ints, spread into their
+	// twelve bytes side by side (see spreadPair) and stored in three
+	// overlapping stores: y's eight bytes, then the high int's six (and two
+	// zero bytes that the next draw or the tail overwrites) at 6, then the
+	// low int's last two at 4.
 	for len(b) >= 14 {
-		v := r.next()
-		binary.LittleEndian.PutUint64(b, spreadInt(uint32(v)))
-		binary.LittleEndian.PutUint64(b[6:], spreadInt(uint32(v>>32)))
+		y, z := spreadPair(r.next())
+		binary.LittleEndian.PutUint64(b, y)
+		binary.LittleEndian.PutUint64(b[6:], y>>32|z&^0xffffffff)
+		binary.LittleEndian.PutUint16(b[4:], uint16(z))
 		b = b[12:]
 	}
 	for len(b) > 0 {
 		var tail [16]byte
-		v := r.next()
-		binary.LittleEndian.PutUint64(tail[:], spreadInt(uint32(v)))
-		binary.LittleEndian.PutUint64(tail[6:], spreadInt(uint32(v>>32)))
+		y, z := spreadPair(r.next())
+		binary.LittleEndian.PutUint64(tail[:], y)
+		binary.LittleEndian.PutUint64(tail[6:], y>>32|z&^0xffffffff)
+		binary.LittleEndian.PutUint16(tail[4:], uint16(z))
 		b = b[copy(b, tail[:12]):]
 	}
 	return dst
 }
 
-// spreadInt returns Java's six value bytes of w in the low six bytes of a
-// little-endian word: byte k = ((w >> 5k) & mask_k) + ' ', where byte k's
-// bits 5k.. of w reach bit 8k by a shift left of 3k.
-func spreadInt(w uint32) uint64 {
-	x := uint64(w)
-	y := x&0x1f | (x<<3)&(0x3f<<8) | (x<<6)&(0x5f<<16) | (x<<9)&(0x1f<<24) | (x<<12)&(0x3f<<32) | (x<<15)&(0x5f<<40)
-	return y + 0x202020202020
+// spreadPair returns Java's value bytes of v's two ints, lo = uint32(v)
+// and hi = v>>32, where byte k of an int w is ((w >> 5k) & mask_k) + ' '
+// (randMasks), two ints at a time in the lanes of one word: y holds bytes
+// 0-3 of lo in its low half and of hi in its high half, z bytes 4-5 of lo
+// in its bytes 0-1 and of hi in its bytes 4-5. Byte k's bits 5k.. reach bit
+// 8k of its lane by a shift left of 3k (bytes 0-3) or right of 20 and 17
+// (bytes 4 and 5); no lane takes bits of the other, as the masks show.
+// About half the operations of spreading each int by itself.
+func spreadPair(v uint64) (y, z uint64) {
+	const (
+		m0 = 0x1f | 0x1f<<32
+		m1 = 0x3f<<8 | 0x3f<<40
+		m2 = 0x5f<<16 | 0x5f<<48
+		m3 = 0x1f<<24 | 0x1f<<56
+		m4 = 0x3f | 0x3f<<32
+		m5 = 0x5f<<8 | 0x5f<<40
+	)
+	y = (v&m0 | (v<<3)&m1 | (v<<6)&m2 | (v<<9)&m3) + 0x2020202020202020
+	z = ((v>>20)&m4 | (v>>17)&m5) + 0x0000202000002020
+	return y, z
 }
 
 // randMasks are Java RandomByteIterator's masks for the six bytes of an int.
