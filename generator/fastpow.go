@@ -89,13 +89,13 @@ func fastExp(y float64) float64 {
 // typically) is of the order of pow's 10^-14 (TestExponentDraws: no draw of
 // 2 000 000 differs from math.Pow's). Other α or x take pow.
 type exponent struct {
-	alpha float64
+	value float64 // α
 	n     uint64  // α rounded, when the squaring path applies, else 0
 	f     float64 // α - n
 }
 
 func newExponent(alpha float64) exponent {
-	e := exponent{alpha: alpha}
+	e := exponent{value: alpha}
 	n := math.Round(alpha)
 	if f := alpha - n; n >= 2 && n <= 1024 && math.Abs(f) <= 0x1p-40 {
 		e.n, e.f = uint64(n), f
@@ -106,7 +106,7 @@ func newExponent(alpha float64) exponent {
 // pow returns x^α.
 func (e *exponent) pow(x float64) float64 {
 	if e.n == 0 || !(x >= 0.75 && x <= 1.25) {
-		return pow(x, e.alpha)
+		return pow(x, e.value)
 	}
 	// ln x = t - t²/2 + t³/3 - t⁴/4 (+ t⁵/5, below 2^-12.3 for |t| <= 1/4,
 	// times |f| <= 2^-40).

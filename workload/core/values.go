@@ -35,27 +35,29 @@ func appendRandomValue(dst []byte, r *valueRand, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]
 	b := dst[start:]
-	// Each 64-bit draw is two of Java's 32-bit ints, spread into their
-	// twelve bytes side by side (see spreadPair) and stored in three
-	// overlapping stores: y's eight bytes, then the high int's six (and two
-	// zero bytes that the next draw or the tail overwrites) at 6, then the
-	// low int's last two at 4.
+	// Each 64-bit draw is two of Java's 32-bit ints: twelve bytes.
 	for len(b) >= 14 {
-		y, z := spreadPair(r.next())
-		binary.LittleEndian.PutUint64(b, y)
-		binary.LittleEndian.PutUint64(b[6:], y>>32|z&^0xffffffff)
-		binary.LittleEndian.PutUint16(b[4:], uint16(z))
+		putPair(b, r.next())
 		b = b[12:]
 	}
 	for len(b) > 0 {
-		var tail [16]byte
-		y, z := spreadPair(r.next())
-		binary.LittleEndian.PutUint64(tail[:], y)
-		binary.LittleEndian.PutUint64(tail[6:], y>>32|z&^0xffffffff)
-		binary.LittleEndian.PutUint16(tail[4:], uint16(z))
+		var tail [14]byte
+		putPair(tail[:], r.next())
 		b = b[copy(b, tail[:12]):]
 	}
 	return dst
+}
+
+// putPair stores the twelve value bytes of v's two ints (see spreadPair)
+// at b[0:12] with three overlapping stores: y's eight bytes, then the high
+// int's six (and two zero bytes, b[12:14], which the next pair or the
+// caller overwrites) at 6, then the low int's last two at 4. b needs 14
+// bytes.
+func putPair(b []byte, v uint64) {
+	y, z := spreadPair(v)
+	binary.LittleEndian.PutUint64(b[:8], y)
+	binary.LittleEndian.PutUint64(b[6:14], y>>32|z&^0xffffffff)
+	binary.LittleEndian.PutUint16(b[4:6], uint16(z))
 }
 
 // spreadPair returns Java's value bytes of v's two ints, lo = uint32(v)
