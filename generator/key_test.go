@@ -50,6 +50,56 @@ func TestFNV64NonNegative(t *testing.T) {
 	}
 }
 
+// TestFNV64Shortcut checks the shortcuts for key numbers below 2^32 and
+// 2^40 (the zero high bytes as one multiplication) against the byte-by-byte
+// hash: every value around the boundaries, and 2^20 random ones below 2^32,
+// below 10^10 (a scrambled zipfian's range) and of all 64 bits.
+func TestFNV64Shortcut(t *testing.T) {
+	check := func(v int64) {
+		t.Helper()
+		want := int64(fnv64Bytes(uint64(v)))
+		if want < 0 {
+			want = -want
+		}
+		if got := FNV64(v); got != want {
+			t.Fatalf("FNV64(%d) = %d, byte by byte %d", v, got, want)
+		}
+	}
+	for _, edge := range []int64{0, 1 << 8, 1 << 16, 1 << 24, 1 << 32, 1 << 40, math.MaxInt64, math.MinInt64, -1} {
+		for d := int64(-300); d <= 300; d++ {
+			check(edge + d)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 20 {
+		check(int64(r.Uint32()))
+		check(int64(r.Uint64()))
+		check(r.Int64N(1e10))
+	}
+}
+
+// BenchmarkFNV64Chained feeds each hash into the next key number, as a key
+// draw's scramble and its key name wait for one another's results: the
+// hash's latency, not its throughput. The key numbers stay below 2^32,
+// between 2^32 and 2^40 (the two shortcuts) or above (byte by byte).
+var sinkInt64 int64
+
+func BenchmarkFNV64Chained(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		mask int64
+		or   int64
+	}{{"below2^32", 1<<32 - 1, 0}, {"below2^40", 1<<32 - 1, 1 << 32}, {"above2^40", 1<<40 - 1, 1 << 40}} {
+		b.Run(c.name, func(b *testing.B) {
+			v := int64(12345)
+			for b.Loop() {
+				v = FNV64(v)&c.mask | c.or
+			}
+			sinkInt64 = v
+		})
+	}
+}
+
 func TestAppendKey(t *testing.T) {
 	type tc struct {
 		name        string
