@@ -64,9 +64,13 @@ vet:
 # The allocation checks the race detector skips (it allocates) run again
 # without it, in every package whose tests know raceEnabled.
 ALLOC_PKGS = $(shell grep -rl --include='*_test.go' 'raceEnabled' . | xargs -n1 dirname | sort -u)
+# The recorders' release stores are plain stores only without the race
+# detector (measure/release_amd64.go): their concurrency tests run again
+# without it.
 test-unit: check-unit vet
 	CGO_ENABLED=1 $(TESTSUM) $(TESTSUM_FLAGS) -- -race -count=1
 	$(GO) test -count=1 -run 'Alloc|NotAllocate' $(ALLOC_PKGS)
+	$(GO) test -count=1 -run 'ConcurrentCut|CutWaitsForAClaim|ReleaseStores' ./measure
 
 # Both passes; their streams are saved so that one list of slow and skipped
 # tests ends the log.

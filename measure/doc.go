@@ -24,12 +24,13 @@
 //     active buffer with atomic adds inside a writer-reader phaser critical
 //     section (after HdrHistogram's WriterReaderPhaser);
 //   - single-writer ([Collector.NewSingleWriterRecorder]): one goroutine
-//     adds plainly inside that section, the phaser's atomics ordering its
-//     writes before the collector's reads (gobench's runner, package
-//     engine, gives each worker one when there are at most 4×GOMAXPROCS);
+//     adds plainly inside that section, the phaser's enter (an atomic add)
+//     and exit (a release store: plain on amd64) ordering its writes
+//     before the collector's reads (gobench's runner, package engine,
+//     gives each worker one when there are at most 4×GOMAXPROCS);
 //   - pooled ([Collector.NewPool]): many goroutines share a few recorders,
 //     each claiming one that nobody holds for its writes ([Pool.Claim],
-//     one compare-and-swap) and releasing it after (one store); the claim
+//     one compare-and-swap) and releasing it after (one release store); the claim
 //     is the critical section, the adds are plain (the runner's choice for
 //     more workers than that, so memory stays small with thousands).
 //

@@ -9,7 +9,8 @@ import (
 
 // phaser is a writer-reader phaser after HdrHistogram's WriterReaderPhaser
 // (Gil Tene): writers bracket each update with enter/exit, which are one
-// atomic add each and never block; a reader that has swapped the data a
+// atomic add each and never block (exitSingle, for a phaser one goroutine
+// enters, is a release store); a reader that has swapped the data a
 // writer uses calls flip, which waits until every writer that might still
 // hold the old data has left its critical section.
 //
@@ -59,6 +60,17 @@ func (p *phaser) exit(t int64) {
 	} else {
 		p.evenEnd.Add(1)
 	}
+}
+
+// exitSingle is exit for a phaser that one goroutine at a time enters (a
+// single-writer recorder's): its end counters then have one writer, and
+// the add is a load and a release store instead of a locked add.
+func (p *phaser) exitSingle(t int64) {
+	e := &p.evenEnd
+	if t < 0 {
+		e = &p.oddEnd
+	}
+	releaseInt64(e, e.Load()+1)
 }
 
 // flipTicket is what wait needs to finish a flip started by begin.

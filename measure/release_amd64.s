@@ -1,0 +1,17 @@
+//go:build amd64 && !race
+
+#include "textflag.h"
+
+// func storeRelease64(p *int64, v int64)
+TEXT ·storeRelease64(SB), NOSPLIT, $0-16
+	MOVQ p+0(FP), AX
+	MOVQ v+8(FP), CX
+	MOVQ CX, (AX)
+	RET
+
+// func storeRelease32(p *uint32, v uint32)
+TEXT ·storeRelease32(SB), NOSPLIT, $0-12
+	MOVQ p+0(FP), AX
+	MOVL v+8(FP), CX
+	MOVL CX, (AX)
+	RET
