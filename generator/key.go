@@ -127,8 +127,10 @@ func appendDecimal(dst []byte, u uint64) []byte {
 	case u < 1e16:
 		head, low, chunks = uint32(u/1e8), digits8(uint32(u%1e8)), 1
 	default:
-		rest := u % 1e16
-		head, mid, low, chunks = uint32(u/1e16), digits8(uint32(rest/1e8)), digits8(uint32(rest%1e8)), 2
+		// The three chunks from u side by side (u/1e8 and u/1e16 at once),
+		// not through u%1e16 and its quotient one after the other.
+		hi, t := u/1e16, u/1e8
+		head, mid, low, chunks = uint32(hi), digits8(uint32(t-hi*1e8)), digits8(uint32(u-t*1e8)), 2
 	}
 	d := digits8(head)
 	skip := 7 // u == 0 still has one digit
