@@ -21,27 +21,26 @@ const (
 // for every keynum except 0; this function matches Java.
 func FNV64(v int64) int64 {
 	u := uint64(v)
-	var h uint64
-	if u < 1<<32 {
-		// A zero byte leaves h as it is (h^0 = h) before the multiplication,
-		// so the four zero high bytes of a key number below 2^32 multiply
-		// by the prime four times: once by its fourth power, mod 2^64 the
-		// same. Five dependent multiplications instead of eight, on the
-		// chain every key draw and key name waits for.
-		h = (fnvOffsetBasis64 ^ u&0xff) * fnvPrime64
-		h = (h ^ u>>8&0xff) * fnvPrime64
-		h = (h ^ u>>16&0xff) * fnvPrime64
-		h = (h ^ u>>24) * fnvPrime64
+	h := (fnvOffsetBasis64 ^ u&0xff) * fnvPrime64
+	h = (h ^ u>>8&0xff) * fnvPrime64
+	h = (h ^ u>>16&0xff) * fnvPrime64
+	h = (h ^ u>>24&0xff) * fnvPrime64
+	// A zero byte leaves h as it is (h^0 = h) before the multiplication,
+	// so the zero high bytes multiply h by the prime once each: four times
+	// below 2^32 (every key of a table under 4 billion records), three
+	// times after byte 4 below 2^40 (a scrambled zipfian's draws over 10^10
+	// items); both are one multiplication by its fourth power, mod 2^64 the
+	// same. Five dependent multiplications instead of eight, on the chain
+	// every key draw and key name waits for.
+	switch {
+	case u < 1<<32:
 		h *= fnvPrime64Pow4
-	} else if u < 1<<40 { // a scrambled zipfian's draws over 10^10 items
-		h = (fnvOffsetBasis64 ^ u&0xff) * fnvPrime64
-		h = (h ^ u>>8&0xff) * fnvPrime64
-		h = (h ^ u>>16&0xff) * fnvPrime64
-		h = (h ^ u>>24&0xff) * fnvPrime64
-		h = (h ^ u>>32) * fnvPrime64
-		h *= fnvPrime64Pow3
-	} else {
-		h = fnv64Bytes(u)
+	case u < 1<<40:
+		h = (h ^ u>>32) * fnvPrime64Pow4
+	default:
+		for s := 32; s < 64; s += 8 {
+			h = (h ^ u>>s&0xff) * fnvPrime64
+		}
 	}
 	x := int64(h)
 	if x < 0 {
@@ -50,23 +49,8 @@ func FNV64(v int64) int64 {
 	return x
 }
 
-// The FNV prime to the third and fourth powers, mod 2^64.
-const (
-	fnvPrime64Pow3 = fnvPrime64 * fnvPrime64 * fnvPrime64 & (1<<64 - 1)
-	fnvPrime64Pow4 = fnvPrime64Pow3 * fnvPrime64 & (1<<64 - 1)
-)
-
-// fnv64Bytes is 64-bit FNV-1a over the eight little-endian bytes of u, byte
-// by byte.
-func fnv64Bytes(u uint64) uint64 {
-	h := uint64(fnvOffsetBasis64)
-	for range 8 {
-		h ^= u & 0xff
-		h *= fnvPrime64
-		u >>= 8
-	}
-	return h
-}
+// fnvPrime64Pow4 is the FNV prime to the fourth power, mod 2^64.
+const fnvPrime64Pow4 = fnvPrime64 * fnvPrime64 * fnvPrime64 * fnvPrime64 & (1<<64 - 1)
 
 // KeyPrefix is the prefix Java YCSB hard-codes in front of every key.
 const KeyPrefix = "user"

@@ -78,6 +78,18 @@ func TestFNV64Shortcut(t *testing.T) {
 	}
 }
 
+// fnv64Bytes is 64-bit FNV-1a over the eight little-endian bytes of u, byte
+// by byte: the reference TestFNV64Shortcut checks FNV64 against.
+func fnv64Bytes(u uint64) uint64 {
+	h := uint64(fnvOffsetBasis64)
+	for range 8 {
+		h ^= u & 0xff
+		h *= fnvPrime64
+		u >>= 8
+	}
+	return h
+}
+
 // BenchmarkFNV64Chained feeds each hash into the next key number, as a key
 // draw's scramble and its key name wait for one another's results: the
 // hash's latency, not its throughput. The key numbers stay below 2^32,

@@ -72,10 +72,10 @@ func (p *Pool) Claim() *Recorder {
 // tryClaim claims a pool's recorder if nobody holds it (a plain load
 // first, so that a held recorder costs no locked instruction).
 func (r *Recorder) tryClaim() bool {
-	return !r.held.Load() && r.held.CompareAndSwap(false, true)
+	return r.held.Load() == 0 && r.held.CompareAndSwap(0, 1)
 }
 
 // Release gives back a recorder claimed from a [Pool]. Its writes so far
 // happen before the next claimer's, the collector's included.
-// On amd64 that is one plain store (see releaseBool).
-func (r *Recorder) Release() { releaseBool(&r.held, false) }
+// On amd64 that is one plain store (see releaseInt64).
+func (r *Recorder) Release() { releaseInt64(&r.held, 0) }

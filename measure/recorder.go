@@ -31,7 +31,7 @@ import (
 type Recorder struct {
 	single bool        // one writer goroutine: plain adds inside the critical section
 	ph     *phaser     // nil in a Pool: its claim is the critical section
-	held   atomic.Bool // in a Pool: claimed by a writer or by the collector
+	held   atomic.Int64 // in a Pool: 1 while claimed by a writer or by the collector, else 0
 	active atomic.Pointer[buffer]
 	spare  *buffer // owned by the collector, under its mutex
 	geom   *geometry

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// releaseInt64 and releaseBool store v into p with release order only: the
+// releaseInt64 stores v into p with release order only: the
 // writes before it in program order become visible to other CPUs no later
 // than it does, which is all that a writer's exit from its critical
 // section needs (the reader that waits for it loads p atomically and then
@@ -24,13 +24,4 @@ import (
 // stores give it the order to check.
 func releaseInt64(p *atomic.Int64, v int64) { storeRelease64((*int64)(unsafe.Pointer(p)), v) }
 
-func releaseBool(p *atomic.Bool, v bool) {
-	var u uint32
-	if v {
-		u = 1
-	}
-	storeRelease32((*uint32)(unsafe.Pointer(p)), u)
-}
-
 func storeRelease64(p *int64, v int64)
-func storeRelease32(p *uint32, v uint32)

@@ -8,10 +8,3 @@ TEXT ·storeRelease64(SB), NOSPLIT, $0-16
 	MOVQ v+8(FP), CX
 	MOVQ CX, (AX)
 	RET
-
-// func storeRelease32(p *uint32, v uint32)
-TEXT ·storeRelease32(SB), NOSPLIT, $0-12
-	MOVQ p+0(FP), AX
-	MOVL v+8(FP), CX
-	MOVL CX, (AX)
-	RET

@@ -6,31 +6,21 @@ import (
 	"unsafe"
 )
 
-// TestReleaseStores: the release stores write the value that the atomic
-// loads then read, which holds only while sync/atomic's Int64 and Bool are
-// their one word and nothing else (the amd64 store writes through a
-// pointer to the type). TestConcurrentCut and TestCutWaitsForAClaim check
+// TestReleaseStores: the release store writes the value that the atomic
+// loads then read, which holds only while sync/atomic's Int64 is its one
+// word and nothing else (the amd64 store writes through a pointer to the
+// type). TestConcurrentCut and TestCutWaitsForAClaim check
 // the order they give; make test-unit runs them again without -race,
 // where these are the plain stores.
 func TestReleaseStores(t *testing.T) {
 	if s := unsafe.Sizeof(atomic.Int64{}); s != 8 {
 		t.Fatalf("atomic.Int64 is %d bytes, want 8: releaseInt64 would write beside its value", s)
 	}
-	if s := unsafe.Sizeof(atomic.Bool{}); s != 4 {
-		t.Fatalf("atomic.Bool is %d bytes, want 4: releaseBool would write beside its value", s)
-	}
 	var pair [2]atomic.Int64
 	for _, v := range []int64{1, -1, 1 << 62, -1 << 63} {
 		releaseInt64(&pair[0], v)
 		if pair[0].Load() != v || pair[1].Load() != 0 {
 			t.Errorf("releaseInt64(%d): loads %d, beside it %d", v, pair[0].Load(), pair[1].Load())
-		}
-	}
-	var bools [2]atomic.Bool
-	for _, v := range []bool{true, false, true} {
-		releaseBool(&bools[0], v)
-		if bools[0].Load() != v || bools[1].Load() {
-			t.Errorf("releaseBool(%v): loads %v, beside it %v", v, bools[0].Load(), bools[1].Load())
 		}
 	}
 	p := newPhaser()
