@@ -53,6 +53,7 @@ check-unit:
 	@testenv/check.sh unit
 
 vet:
+	@f=$$("$$($(GO) env GOROOT)/bin/gofmt" -l .); [ -z "$$f" ] || { echo "gofmt -l: not formatted: $$f"; exit 1; }
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags integration $(PKGS)
 	$(GO) vet -tags cluster $(PKGS)

@@ -29,8 +29,8 @@ import (
 // Series and code arguments are indexes into the collector's [Layout]; an
 // index out of range is a programming error and panics like a slice index.
 type Recorder struct {
-	single bool        // one writer goroutine: plain adds inside the critical section
-	ph     *phaser     // nil in a Pool: its claim is the critical section
+	single bool         // one writer goroutine: plain adds inside the critical section
+	ph     *phaser      // nil in a Pool: its claim is the critical section
 	held   atomic.Int64 // in a Pool: 1 while claimed by a writer or by the collector, else 0
 	active atomic.Pointer[buffer]
 	spare  *buffer // owned by the collector, under its mutex
