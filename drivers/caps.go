@@ -19,6 +19,18 @@ type BatchWriter interface {
 	Flush(ctx context.Context) error
 }
 
+// ValueBytesIgnorer is implemented by a Conn that, as configured, never
+// reads the bytes of the values given to Update and Insert (basic without
+// basicdb.verbose or basicdb.count). A workload may then leave those bytes
+// unwritten: the fields are still set, at their drawn lengths, with
+// whatever the buffers held. Java YCSB's values are iterators that make
+// their bytes as a binding reads them, so its BasicDB never pays for them
+// either, and the no-op driver measures the same work under both tools.
+// Found with a type assertion on the Conn, like [BatchWriter].
+type ValueBytesIgnorer interface {
+	IgnoresValueBytes() bool
+}
+
 // TableAdmin is implemented by a DB that can create and drop tables (HBase
 // tables, Kafka topics, HDFS directories).
 type TableAdmin interface {

@@ -263,3 +263,38 @@ func TestAllocs(t *testing.T) {
 func BenchmarkDriver(b *testing.B) {
 	driverstest.Bench(b, func(b *testing.B) drivers.DB { return configure(b, nil, nil) }, driverstest.NoData())
 }
+
+// A Conn declares that it ignores value bytes only when it neither prints
+// nor counts them.
+func TestIgnoresValueBytes(t *testing.T) {
+	for _, tc := range []struct {
+		out  bool
+		kv   map[string]string
+		want bool
+	}{
+		{false, nil, true},
+		{true, nil, true},
+		{true, map[string]string{KeyVerbose: "true"}, false},
+		{false, map[string]string{KeyVerbose: "true"}, true}, // no writer: prints nothing
+		{false, map[string]string{KeyCount: "true"}, false},
+	} {
+		var out *bytes.Buffer
+		if tc.out {
+			out = new(bytes.Buffer)
+		}
+		db := configure(t, out, tc.kv)
+		c, err := db.Open(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ig, ok := c.(drivers.ValueBytesIgnorer)
+		if !ok {
+			t.Fatalf("%T is not a drivers.ValueBytesIgnorer", c)
+		}
+		if got := ig.IgnoresValueBytes(); got != tc.want {
+			t.Errorf("writer %v, %v: IgnoresValueBytes() = %v, want %v", tc.out, tc.kv, got, tc.want)
+		}
+		_ = c.Close(context.Background())
+		_ = db.Close()
+	}
+}

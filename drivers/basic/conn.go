@@ -127,6 +127,10 @@ func (c *conn) Scan(ctx context.Context, table string, start []byte, count int, 
 	return nil
 }
 
+// IgnoresValueBytes reports that Update and Insert never read their
+// values' bytes unless they print or count them (drivers.ValueBytesIgnorer).
+func (c *conn) IgnoresValueBytes() bool { return !c.verbose() && c.db.counts == nil }
+
 // Update returns OK.
 func (c *conn) Update(ctx context.Context, table string, key []byte, values *drivers.Record) error {
 	return c.write(ctx, opUpdate, "UPDATE", table, key, values)

@@ -3,7 +3,8 @@
 // insert order, client slices), the operation mix (read, update, insert,
 // scan, read-modify-write, and gobench's delete), the request, field-length
 // and scan-length distributions, field values (Java's RandomByteIterator
-// bytes or dataintegrity's), insertion retries, and the VERIFY measurement.
+// bytes or dataintegrity's; none for a Conn that never reads them,
+// drivers.ValueBytesIgnorer), insertion retries, and the VERIFY measurement.
 //
 // [Decode] reads the CoreWorkload properties into a [Spec]; the kind's Build
 // makes the engine.Job whose worker tasks run one operation per Step. Run it

@@ -30,7 +30,10 @@ func (v *valueRand) next() uint64 {
 // compressing stores see the same data as under Java YCSB.
 //
 // Unlike Java, the value is generated before the timed call (Java generates
-// it lazily inside the binding call, inside the measured latency).
+// it lazily inside the binding call, inside the measured latency). A Conn
+// that never reads the bytes (drivers.ValueBytesIgnorer) is given the
+// fields at their lengths without them, as a Java binding that never reads
+// its values never has them made.
 func appendRandomValue(dst []byte, r *valueRand, n int) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, n)[:start+n]

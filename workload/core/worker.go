@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/gobench/gobench/drivers"
@@ -19,7 +20,10 @@ type worker struct {
 	m    *engine.Meter
 	rnd  *rand.Rand
 	vrnd valueRand // value bytes
-	load bool      // load phase: Step inserts
+	// blind: the Conn never reads the bytes of written values
+	// (drivers.ValueBytesIgnorer), so random values are left unwritten.
+	blind bool
+	load  bool // load phase: Step inserts
 
 	key     []byte
 	vals    *drivers.Record // values to write
@@ -42,6 +46,9 @@ func newWorker(c *core, conn drivers.Conn, rnd *rand.Rand, m *engine.Meter) *wor
 		perRecS: m.Extra(engine.NameScanLatencyPerRecord),
 	}
 	w.vrnd = newValueRand(rnd)
+	if ig, ok := conn.(drivers.ValueBytesIgnorer); ok {
+		w.blind = ig.IgnoresValueBytes()
+	}
 	w.scanFn = func([]byte, *drivers.Record) error { w.rows++; return nil }
 	return w
 }
@@ -80,9 +87,12 @@ func (w *worker) fillValues(all bool) {
 func (w *worker) fillField(i int) {
 	n := int(w.c.fieldLen.Draw(w.rnd))
 	b := w.vals.Buffer(i)
-	if w.c.spec.DataIntegrity {
+	switch {
+	case w.c.spec.DataIntegrity:
 		b = appendIntegrityValue(b, w.key, w.c.schema.Fields[i], n)
-	} else {
+	case w.blind:
+		b = slices.Grow(b, n)[:n] // the length drawn, the bytes left as they are
+	default:
 		b = appendRandomValue(b, &w.vrnd, n)
 	}
 	w.vals.SetBuffer(i, b)
