@@ -1,7 +1,7 @@
 // Package basic is YCSB's BasicDB in Go, registered as the driver "basic"
 // (aliases "site.ycsb.BasicDB" and "com.yahoo.ycsb.BasicDB"). It stores
 // nothing and answers every operation with OK, so a run against it
-// measures gobench's own overhead: key and value generation, pacing,
+// measures gobench's own overhead: key generation, pacing,
 // measurement and reporting.
 //
 // How it serves the YCSB operations, as Java's BasicDB does:
@@ -30,7 +30,10 @@
 // Output goes to the writer the driver was given ([New],
 // [Driver.WithOutput], which makes Driver a [drivers.Printer]); the
 // registered zero Driver prints nothing, and the CLI hands it its stdout.
-// Without verbose or count, operations allocate nothing.
+// Without verbose or count, operations allocate nothing, and a Conn says
+// it never reads the bytes of the values it is given
+// ([drivers.ValueBytesIgnorer]), so the core workload does not make them:
+// Java's BasicDB never fills its lazy values either.
 //
 // It may import the standard library, gobench/drivers and gobench/props.
 //
