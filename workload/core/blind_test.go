@@ -36,20 +36,17 @@ func TestValueBytesLeftForABlindConn(t *testing.T) {
 	})
 	run := func(db drivers.DB) {
 		t.Helper()
-		for _, ph := range []engine.Phase{engine.Load, engine.Transactions} {
-			p := s
-			p.Phase = ph
-			if _, err := newRunner(t, p, db).Run(context.Background()); err != nil {
-				t.Fatalf("%v: %v", ph, err)
-			}
-		}
+		l := s
+		l.Phase = engine.Load
+		mustRun(t, l, db)
+		mustRun(t, s, db)
 	}
 	seeing, blind := newCountingDB(), newCountingDB()
 	run(seeing)
 	run(blindDB{blind})
 	for _, op := range []string{"read", "update", "insert"} {
 		if seeing.ops[op] == 0 || !maps.Equal(seeing.keys[op], blind.keys[op]) {
-			t.Errorf("%s: %d and %d calls, keys equal %v: want the same keys for both Conns", op, seeing.ops[op], blind.ops[op], maps.Equal(seeing.keys[op], blind.keys[op]))
+			t.Errorf("%s: %d and %d calls, not the same keys for both Conns", op, seeing.ops[op], blind.ops[op])
 		}
 	}
 	if len(seeing.data) != len(blind.data) {

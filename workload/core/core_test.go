@@ -54,7 +54,7 @@ func newRunner(t testing.TB, s testSpec, db drivers.DB) *engine.Runner {
 	return r
 }
 
-func mustRun(t *testing.T, s testSpec, db *countingDB) *engine.Result {
+func mustRun(t *testing.T, s testSpec, db drivers.DB) *engine.Result {
 	t.Helper()
 	res, err := newRunner(t, s, db).Run(context.Background())
 	if err != nil {

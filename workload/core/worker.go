@@ -15,15 +15,13 @@ import (
 // worker is one client thread: it owns its RNG, buffers, Conn and recorder,
 // so the per-operation path takes no lock and allocates nothing.
 type worker struct {
-	c    *core
-	conn drivers.Conn
-	m    *engine.Meter
-	rnd  *rand.Rand
-	vrnd valueRand // value bytes
-	// blind: the Conn never reads the bytes of written values
-	// (drivers.ValueBytesIgnorer), so random values are left unwritten.
-	blind bool
-	load  bool // load phase: Step inserts
+	c     *core
+	conn  drivers.Conn
+	m     *engine.Meter
+	rnd   *rand.Rand
+	vrnd  valueRand // value bytes
+	blind bool      // the Conn never reads value bytes (drivers.ValueBytesIgnorer): none are made
+	load  bool      // load phase: Step inserts
 
 	key     []byte
 	vals    *drivers.Record // values to write
